@@ -1,0 +1,48 @@
+import { createRoute, z } from '@hono/zod-openapi';
+import { ok } from '../http/envelope.js';
+import { forbidden } from '../http/errors.js';
+import { authedErrors, bearerSecurity, createRouter, envelope, errorResponse, json, jsonBody } from '../http/openapi.js';
+import type { RouteDeps } from '../http/route-deps.js';
+
+const PlanSchema = z.enum(['free', 'pro'], {
+  error: (issue) => (issue.input === undefined ? 'Plan is required' : 'Plan must be one of: free, pro'),
+});
+
+const updatePlanRoute = createRoute({
+  method: 'post',
+  path: '/v1/system/update-user-plan',
+  tags: ['Admin'],
+  summary: "Set a user's plan (admins only)",
+  security: bearerSecurity,
+  request: jsonBody(z.object({ userId: z.string().min(1), plan: PlanSchema })),
+  responses: {
+    200: json(
+      envelope(
+        z.object({ userId: z.string(), plan: z.enum(['free', 'pro']), updatedBy: z.string(), updatedAt: z.string() }),
+      ),
+      'Plan updated',
+    ),
+    403: errorResponse('Caller is not an admin'),
+    404: errorResponse('Unknown user'),
+    ...authedErrors,
+  },
+});
+
+export function adminRoutes({ ctx, requireAuth }: RouteDeps) {
+  const router = createRouter();
+  router.use('/v1/system/*', requireAuth);
+  // The role is checked before the body is read, so non-admins learn nothing from validation.
+  router.use('/v1/system/*', async function requireAdmin(c, next) {
+    if (!c.get('principal')?.isAdmin) throw forbidden('Admin privileges are required');
+    await next();
+  });
+
+  router.openapi(updatePlanRoute, async (c) => {
+    const { userId, plan } = c.req.valid('json');
+    const change = await ctx.accounts.updatePlan(userId, plan, c.get('principal')!, c.get('requestId'));
+    c.get('log').info({ targetUserId: userId, plan }, 'plan updated');
+    return ok(c, change);
+  });
+
+  return router;
+}

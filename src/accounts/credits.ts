@@ -1,0 +1,202 @@
+import { type Kysely, type Transaction, sql } from 'kysely';
+import type { Database } from '../db/schema.js';
+import { AppError } from '../http/errors.js';
+
+export interface CreditInfo {
+  balance: number;
+  lastRefill: string;
+}
+
+/** A debit taken before work starts; refunded if the work fails. */
+export interface CreditReservation {
+  userId: string;
+  amount: number;
+  reason: string;
+  requestId: string;
+}
+
+type Executor = Kysely<Database> | Transaction<Database>;
+
+/** Adds whole months in UTC, clamping to the last day of a shorter month. */
+export function addMonths(iso: string, months: number): Date {
+  const from = new Date(iso);
+  const target = new Date(Date.UTC(from.getUTCFullYear(), from.getUTCMonth() + months, 1));
+  const lastDay = new Date(Date.UTC(target.getUTCFullYear(), target.getUTCMonth() + 1, 0)).getUTCDate();
+  target.setUTCDate(Math.min(from.getUTCDate(), lastDay));
+  target.setUTCHours(from.getUTCHours(), from.getUTCMinutes(), from.getUTCSeconds(), from.getUTCMilliseconds());
+  return target;
+}
+
+/**
+ * Credit balances and their ledger. The balance never goes below zero: every debit is one
+ * conditional UPDATE (`balance >= amount`), so parallel requests, on one instance or many,
+ * cannot overspend. Every change writes a ledger row in the same transaction.
+ */
+export class CreditStore {
+  constructor(
+    private readonly db: Kysely<Database>,
+    private readonly now: () => Date = () => new Date(),
+  ) {}
+
+  /** Creates the balance with the plan's grant when the user has none. True when it did. */
+  async grantInitial(userId: string, grant: number, reason: string, requestId: string | null): Promise<boolean> {
+    return this.db.transaction().execute(async (trx) => {
+      const timestamp = this.now().toISOString();
+      const inserted = await trx
+        .insertInto('credit_balance')
+        .values({ user_id: userId, balance: grant, last_refill: timestamp, updated_at: timestamp })
+        .onConflict((oc) => oc.column('user_id').doNothing())
+        .returning('user_id')
+        .executeTakeFirst();
+      if (!inserted) return false;
+      await this.writeLedger(trx, userId, grant, grant, reason, requestId);
+      return true;
+    });
+  }
+
+  /** The balance after any refill that has come due; undefined when the user has no record. */
+  async get(userId: string, monthlyGrant: number, requestId: string | null): Promise<CreditInfo | undefined> {
+    await this.refillIfDue(userId, monthlyGrant, requestId);
+    const row = await this.db
+      .selectFrom('credit_balance')
+      .select(['balance', 'last_refill'])
+      .where('user_id', '=', userId)
+      .executeTakeFirst();
+    return row && { balance: Number(row.balance), lastRefill: row.last_refill };
+  }
+
+  /** Debits `amount` or throws 402 INSUFFICIENT_CREDITS; nothing is taken in that case. */
+  async reserve(
+    userId: string,
+    amount: number,
+    reason: string,
+    requestId: string,
+    monthlyGrant: number,
+  ): Promise<CreditReservation> {
+    await this.refillIfDue(userId, monthlyGrant, requestId);
+    const debited = await this.db.transaction().execute(async (trx) => {
+      const row = await trx
+        .updateTable('credit_balance')
+        .set({ balance: sql`balance - ${amount}`, updated_at: this.now().toISOString() })
+        .where('user_id', '=', userId)
+        .where('balance', '>=', amount)
+        .returning('balance')
+        .executeTakeFirst();
+      if (!row) return false;
+      await this.writeLedger(trx, userId, -amount, Number(row.balance), reason, requestId);
+      return true;
+    });
+    if (!debited) {
+      throw new AppError('INSUFFICIENT_CREDITS', `This operation costs ${amount} credits and your balance is too low`);
+    }
+    return { userId, amount, reason, requestId };
+  }
+
+  /** Gives a reservation back, with its own ledger row. */
+  async refund(reservation: CreditReservation): Promise<void> {
+    await this.credit(reservation.userId, reservation.amount, `refund:${reservation.reason}`, reservation.requestId);
+  }
+
+  /** Raises the balance to `target` if it is below; used when a plan is upgraded. */
+  async topUpTo(userId: string, target: number, reason: string, requestId: string | null): Promise<void> {
+    // Compare-and-set on the balance read, so a debit racing the top-up is never lost.
+    for (let attempt = 0; attempt < 5; attempt += 1) {
+      const row = await this.db
+        .selectFrom('credit_balance')
+        .select('balance')
+        .where('user_id', '=', userId)
+        .executeTakeFirst();
+      if (!row || Number(row.balance) >= target) return;
+      const before = Number(row.balance);
+      const applied = await this.db.transaction().execute(async (trx) => {
+        const updated = await trx
+          .updateTable('credit_balance')
+          .set({ balance: target, updated_at: this.now().toISOString() })
+          .where('user_id', '=', userId)
+          .where('balance', '=', before)
+          .returning('balance')
+          .executeTakeFirst();
+        if (updated) await this.writeLedger(trx, userId, target - before, target, reason, requestId);
+        return Boolean(updated);
+      });
+      if (applied) return;
+    }
+  }
+
+  async ledger(userId: string) {
+    return this.db
+      .selectFrom('credit_ledger')
+      .selectAll()
+      .where('user_id', '=', userId)
+      .orderBy('id', 'asc')
+      .execute();
+  }
+
+  private async credit(userId: string, amount: number, reason: string, requestId: string | null) {
+    await this.db.transaction().execute(async (trx) => {
+      const row = await trx
+        .updateTable('credit_balance')
+        .set({ balance: sql`balance + ${amount}`, updated_at: this.now().toISOString() })
+        .where('user_id', '=', userId)
+        .returning('balance')
+        .executeTakeFirst();
+      if (row) await this.writeLedger(trx, userId, amount, Number(row.balance), reason, requestId);
+    });
+  }
+
+  /**
+   * Monthly refill from `last_refill`: the balance is raised to the plan's grant (unused credits
+   * above it are kept, below it are topped up). A compare-and-set on `last_refill` makes sure
+   * exactly one of several concurrent requests performs it.
+   */
+  private async refillIfDue(userId: string, monthlyGrant: number, requestId: string | null) {
+    const row = await this.db
+      .selectFrom('credit_balance')
+      .select(['balance', 'last_refill'])
+      .where('user_id', '=', userId)
+      .executeTakeFirst();
+    if (!row) return;
+    const now = this.now();
+    let months = 0;
+    while (addMonths(row.last_refill, months + 1) <= now) months += 1;
+    if (months === 0) return;
+    const nextRefill = addMonths(row.last_refill, months).toISOString();
+    await this.db.transaction().execute(async (trx) => {
+      const updated = await trx
+        .updateTable('credit_balance')
+        .set({
+          balance: sql`case when balance < ${monthlyGrant} then ${monthlyGrant} else balance end`,
+          last_refill: nextRefill,
+          updated_at: now.toISOString(),
+        })
+        .where('user_id', '=', userId)
+        .where('last_refill', '=', row.last_refill)
+        .returning('balance')
+        .executeTakeFirst();
+      if (!updated) return;
+      const balance = Number(updated.balance);
+      await this.writeLedger(trx, userId, balance - Number(row.balance), balance, 'monthly_refill', requestId);
+    });
+  }
+
+  private async writeLedger(
+    trx: Executor,
+    userId: string,
+    delta: number,
+    balanceAfter: number,
+    reason: string,
+    requestId: string | null,
+  ) {
+    await trx
+      .insertInto('credit_ledger')
+      .values({
+        user_id: userId,
+        delta,
+        balance_after: balanceAfter,
+        reason,
+        request_id: requestId,
+        created_at: this.now().toISOString(),
+      })
+      .execute();
+  }
+}

@@ -1,0 +1,163 @@
+import { createRoute, z } from '@hono/zod-openapi';
+import type { Principal } from '../auth/principal.js';
+import { ok } from '../http/envelope.js';
+import { forbidden, unauthorized } from '../http/errors.js';
+import { authedErrors, bearerSecurity, createRouter, envelope, errorResponse, json, jsonBody, publicErrors } from '../http/openapi.js';
+import type { RouteDeps } from '../http/route-deps.js';
+
+const MeSchema = z
+  .object({
+    authType: z.enum(['session', 'api-key', 'guest']),
+    isAuthenticated: z.boolean(),
+    user: z
+      .object({
+        id: z.string(),
+        email: z.string(),
+        name: z.string(),
+        emailVerified: z.boolean(),
+        plan: z.enum(['free', 'pro']),
+        isAdmin: z.boolean(),
+        createdAt: z.string(),
+      })
+      .nullable(),
+    session: z.object({ id: z.string(), expiresAt: z.string() }).nullable(),
+    apiToken: z.object({ id: z.string(), name: z.string().nullable(), start: z.string().nullable() }).nullable(),
+    message: z.string(),
+  })
+  .openapi('CurrentUser');
+
+const CreditsSchema = z
+  .object({ balance: z.number(), plan: z.enum(['free', 'pro']), lastRefill: z.string() })
+  .openapi('CreditInfo');
+
+const meRoute = createRoute({
+  method: 'get',
+  path: '/v1/user/me',
+  tags: ['Account'],
+  summary: 'Current user, or guest information without credentials',
+  responses: { 200: json(envelope(MeSchema), 'Current user'), 500: errorResponse('Internal failure') },
+});
+
+const creditsRoute = createRoute({
+  method: 'get',
+  path: '/v1/user/credits',
+  tags: ['Account'],
+  summary: 'Credit balance and plan',
+  security: bearerSecurity,
+  responses: { 200: json(envelope(CreditsSchema), 'Credit information'), ...authedErrors },
+});
+
+const bootstrapRoute = createRoute({
+  method: 'post',
+  path: '/v1/user/bootstrap-credits',
+  tags: ['Account'],
+  summary: "Give the plan's initial credits to a caller who has none (idempotent)",
+  security: bearerSecurity,
+  responses: { 200: json(envelope(z.object({})), 'Done'), ...authedErrors },
+});
+
+const initializeRoute = createRoute({
+  method: 'post',
+  path: '/v1/user/initialize',
+  tags: ['Account'],
+  summary: "Initialize a user's resources (development mode, or an admin caller)",
+  request: jsonBody(z.object({ userId: z.string().min(1) })),
+  responses: {
+    200: json(envelope(z.object({ webDurableObjectInitialized: z.boolean(), message: z.string() })), 'Initialized'),
+    401: errorResponse('Outside development mode, credentials are required'),
+    403: errorResponse('Outside development mode, only admins may initialize'),
+    404: errorResponse('Unknown user'),
+    ...publicErrors,
+  },
+});
+
+const verifyEmailRoute = createRoute({
+  method: 'get',
+  path: '/v1/user/verify-email-token',
+  tags: ['Account'],
+  summary: 'E-mail verification link target: verifies, then redirects to the dashboard',
+  request: { query: z.object({ token: z.string().min(1) }) },
+  responses: {
+    302: { description: 'To FRONTEND_URL with new_user=true on success, or to its sign-in page on failure' },
+    ...publicErrors,
+  },
+});
+
+function describe(principal: Principal | undefined) {
+  if (!principal) {
+    return {
+      authType: 'guest' as const,
+      isAuthenticated: false,
+      user: null,
+      session: null,
+      apiToken: null,
+      message: 'Not authenticated: send Authorization: Bearer <API key or session token>',
+    };
+  }
+  const { user } = principal;
+  return {
+    authType: principal.kind,
+    isAuthenticated: true,
+    user: {
+      id: user.id,
+      email: user.email,
+      name: user.name,
+      emailVerified: user.emailVerified,
+      plan: user.plan,
+      isAdmin: principal.isAdmin,
+      createdAt: user.createdAt,
+    },
+    session: principal.session ?? null,
+    apiToken: principal.apiKey ?? null,
+    message: principal.kind === 'session' ? 'Authenticated with a session token' : 'Authenticated with an API key',
+  };
+}
+
+export function userRoutes({ ctx, requireAuth, identify }: RouteDeps) {
+  const router = createRouter();
+  router.use('/v1/user/me', identify);
+  router.use('/v1/user/initialize', identify);
+  router.use('/v1/user/credits', requireAuth);
+  router.use('/v1/user/bootstrap-credits', requireAuth);
+
+  router.openapi(meRoute, (c) => ok(c, describe(c.get('principal'))));
+
+  router.openapi(creditsRoute, async (c) => {
+    const info = await ctx.accounts.creditInfo(c.get('principal')!, c.get('requestId'));
+    return ok(c, info);
+  });
+
+  router.openapi(bootstrapRoute, async (c) => {
+    await ctx.accounts.bootstrapCredits(c.get('principal')!, c.get('requestId'));
+    return ok(c, {});
+  });
+
+  router.openapi(initializeRoute, async (c) => {
+    const principal = c.get('principal');
+    if (ctx.config.env !== 'development') {
+      if (!principal) throw unauthorized();
+      if (!principal.isAdmin) throw forbidden('Initialize is only available in development mode or to admins');
+    }
+    const { userId } = c.req.valid('json');
+    const created = await ctx.accounts.initialize(userId, c.get('requestId'));
+    return ok(c, {
+      webDurableObjectInitialized: true,
+      message: created ? 'User resources created' : 'User resources already existed',
+    });
+  });
+
+  router.openapi(verifyEmailRoute, async (c) => {
+    const { token } = c.req.valid('query');
+    // Redirects go only to FRONTEND_URL, never to a URL taken from the request.
+    const frontend = ctx.config.frontendUrl;
+    try {
+      await ctx.auth.api.verifyEmail({ query: { token } });
+    } catch (error) {
+      c.get('log').info({ reason: error instanceof Error ? error.message : 'unknown' }, 'e-mail verification failed');
+      return c.redirect(`${frontend}/sign-in?verified=false`, 302);
+    }
+    return c.redirect(`${frontend}/?new_user=true`, 302);
+  });
+
+  return router;
+}

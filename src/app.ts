@@ -1,0 +1,69 @@
+import { OpenAPIHono } from '@hono/zod-openapi';
+import { Scalar } from '@scalar/hono-api-reference';
+import { bodyLimit } from 'hono/body-limit';
+import { adminRoutes } from './accounts/admin.routes.js';
+import { userRoutes } from './accounts/user.routes.js';
+import { apiKeyRoutes } from './auth/api-keys.routes.js';
+import { authRoutes, registerAuthDocs } from './auth/auth.routes.js';
+import type { AppContext } from './container.js';
+import { healthRoutes } from './health.routes.js';
+import type { AppEnv } from './http/context.js';
+import { handleError, handleNotFound } from './http/error-handler.js';
+import { AppError } from './http/errors.js';
+import { identify, requireAuth } from './http/guards.js';
+import { requestContext } from './http/request-context.js';
+import type { RouteDeps } from './http/route-deps.js';
+import { installZodMessages, validationHook } from './http/validation.js';
+
+/** The HTTP application: middleware order, route mounting and the API description. */
+export function createApp(ctx: AppContext) {
+  installZodMessages();
+  const app = new OpenAPIHono<AppEnv>({ defaultHook: validationHook });
+
+  app.use('*', requestContext(ctx.logger));
+  app.use(
+    '*',
+    bodyLimit({
+      maxSize: ctx.config.maxBodyBytes,
+      onError: () => {
+        throw new AppError('PAYLOAD_TOO_LARGE', `Request body exceeds ${ctx.config.maxBodyBytes} bytes`);
+      },
+    }),
+  );
+
+  const deps: RouteDeps = {
+    ctx,
+    requireAuth: requireAuth(ctx.authenticator, ctx.rateLimiter, ctx.config),
+    identify: identify(ctx.authenticator),
+  };
+
+  app.route('/', healthRoutes(ctx));
+  app.route('/', authRoutes(ctx));
+  app.route('/', userRoutes(deps));
+  app.route('/', apiKeyRoutes(deps));
+  app.route('/', adminRoutes(deps));
+
+  app.openAPIRegistry.registerComponent('securitySchemes', 'bearerAuth', {
+    type: 'http',
+    scheme: 'bearer',
+    bearerFormat: 'JWT',
+    description: 'An API key (pk_...) or a session token',
+  });
+  registerAuthDocs(app);
+  app.doc31('/openapi.json', {
+    openapi: '3.1.0',
+    info: {
+      title: 'Pluck API',
+      version: '1.0.0',
+      description: 'Web content extraction: screenshots, PDFs, HTML, markdown, scraping, search and more.',
+    },
+    servers: [{ url: ctx.config.publicBaseUrl }],
+  });
+  app.get('/docs', Scalar({ url: '/openapi.json', pageTitle: 'Pluck API' }));
+
+  app.notFound(handleNotFound);
+  app.onError(handleError);
+  return app;
+}
+
+export type App = ReturnType<typeof createApp>;

@@ -1,0 +1,63 @@
+import { type Kysely, type Migration, Migrator, sql } from 'kysely';
+import type { DatabaseHandle, DialectName } from './database.js';
+
+/**
+ * Pluck's own tables. Append new migrations; never edit one that has shipped. IDs sort by
+ * name, so each starts with a zero-padded sequence number.
+ */
+function migrationsFor(dialect: DialectName): Record<string, Migration> {
+  return {
+  '0001_credits': {
+    async up(db: Kysely<unknown>) {
+      await db.schema
+        .createTable('credit_balance')
+        .addColumn('user_id', 'varchar(64)', (col) => col.primaryKey())
+        .addColumn('balance', 'integer', (col) => col.notNull().check(sql`balance >= 0`))
+        .addColumn('last_refill', 'varchar(32)', (col) => col.notNull())
+        .addColumn('updated_at', 'varchar(32)', (col) => col.notNull())
+        .execute();
+      await db.schema
+        .createTable('credit_ledger')
+        .addColumn('id', 'integer', (col) =>
+          dialect === 'postgres' ? col.primaryKey().generatedByDefaultAsIdentity() : col.primaryKey().autoIncrement(),
+        )
+        .addColumn('user_id', 'varchar(64)', (col) => col.notNull())
+        .addColumn('delta', 'integer', (col) => col.notNull())
+        .addColumn('balance_after', 'integer', (col) => col.notNull())
+        .addColumn('reason', 'varchar(64)', (col) => col.notNull())
+        .addColumn('request_id', 'varchar(64)')
+        .addColumn('created_at', 'varchar(32)', (col) => col.notNull())
+        .execute();
+      await db.schema.createIndex('credit_ledger_user_idx').on('credit_ledger').columns(['user_id', 'id']).execute();
+    },
+  },
+  };
+}
+
+/** Arbitrary constant naming Pluck's migration lock among PostgreSQL advisory locks. */
+const MIGRATION_LOCK_KEY = 7_351_024_117;
+
+/**
+ * Runs better-auth's schema migration, then Pluck's own. On PostgreSQL both run under one
+ * advisory lock so instances starting at the same moment migrate one after another.
+ */
+export async function migrate(handle: DatabaseHandle, migrateAuth: () => Promise<void>): Promise<void> {
+  const run = async () => {
+    await migrateAuth();
+    const migrator = new Migrator({
+      db: handle.db,
+      provider: { getMigrations: async () => migrationsFor(handle.dialect) },
+    });
+    const { error } = await migrator.migrateToLatest();
+    if (error) throw error;
+  };
+  if (handle.dialect !== 'postgres') return run();
+  await handle.db.connection().execute(async (connection) => {
+    await sql`select pg_advisory_lock(${MIGRATION_LOCK_KEY})`.execute(connection);
+    try {
+      await run();
+    } finally {
+      await sql`select pg_advisory_unlock(${MIGRATION_LOCK_KEY})`.execute(connection);
+    }
+  });
+}

@@ -1,0 +1,12 @@
+import type { Logger } from 'pino';
+import type { Principal } from '../auth/principal.js';
+
+/** Per-request values that ride on Hono's context. */
+export interface AppEnv {
+  Variables: {
+    requestId: string;
+    log: Logger;
+    /** Set by the authentication middleware; absent for guests on public routes. */
+    principal: Principal | undefined;
+  };
+}

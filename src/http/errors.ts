@@ -1,0 +1,62 @@
+import type { ContentfulStatusCode } from 'hono/utils/http-status';
+
+/** Every error code the API answers with, and the HTTP status it travels with. */
+export const ERROR_STATUS = {
+  BAD_REQUEST: 400,
+  INVALID_JSON: 400,
+  URL_NOT_ALLOWED: 400,
+  UNAUTHORIZED: 401,
+  INSUFFICIENT_CREDITS: 402,
+  FORBIDDEN: 403,
+  NOT_FOUND: 404,
+  USER_NOT_FOUND: 404,
+  METHOD_NOT_ALLOWED: 405,
+  PAYLOAD_TOO_LARGE: 413,
+  UNSUPPORTED_MEDIA_TYPE: 415,
+  VALIDATION_ERROR: 422,
+  RATE_LIMIT_EXCEEDED: 429,
+  CONCURRENCY_LIMIT_EXCEEDED: 429,
+  INTERNAL_ERROR: 500,
+  TARGET_UNREACHABLE: 502,
+  PROVIDER_ERROR: 502,
+  SERVICE_OVERLOADED: 503,
+  SERVICE_UNAVAILABLE: 503,
+  PROVIDER_NOT_CONFIGURED: 503,
+  TARGET_TIMEOUT: 504,
+} as const satisfies Record<string, ContentfulStatusCode>;
+
+export type ErrorCode = keyof typeof ERROR_STATUS;
+
+export interface AppErrorOptions {
+  cause?: unknown;
+  /** Extra response headers, e.g. `Retry-After`. */
+  headers?: Record<string, string>;
+  /** Extra fields placed inside `error` in the body. */
+  details?: Record<string, unknown>;
+}
+
+/**
+ * The one error type the HTTP layer understands. Lower layers throw their own typed errors;
+ * services translate them into an AppError once, and `app.onError` turns it into a body.
+ */
+export class AppError extends Error {
+  readonly status: ContentfulStatusCode;
+  readonly headers: Record<string, string>;
+  readonly details: Record<string, unknown> | undefined;
+
+  constructor(
+    readonly code: ErrorCode,
+    message: string,
+    options: AppErrorOptions = {},
+  ) {
+    super(message, { cause: options.cause });
+    this.name = 'AppError';
+    this.status = ERROR_STATUS[code];
+    this.headers = options.headers ?? {};
+    this.details = options.details;
+  }
+}
+
+export const unauthorized = () => new AppError('UNAUTHORIZED', 'Authentication required');
+export const forbidden = (message = 'You are not allowed to do this') => new AppError('FORBIDDEN', message);
+export const notFound = (what: string) => new AppError('NOT_FOUND', `${what} not found`);

@@ -1,0 +1,98 @@
+import type { Context } from 'hono';
+import type { ZodError } from 'zod';
+import { z } from '@hono/zod-openapi';
+import type { AppEnv } from './context.js';
+import { errorBody } from './envelope.js';
+
+/** Name reported as `error.name`: the class of the validation error, as the spec asks. */
+export const VALIDATION_ERROR_NAME = 'ZodError';
+
+export interface ValidationIssue {
+  code: string;
+  path: (string | number)[];
+  message: string;
+  expected?: string;
+  received?: string;
+}
+
+/** The JSON type of a value as the spec's `received` names it. */
+export function jsonTypeOf(value: unknown): string {
+  if (value === undefined) return 'undefined';
+  if (value === null) return 'null';
+  if (Array.isArray(value)) return 'array';
+  if (typeof value === 'number') return Number.isInteger(value) ? 'integer' : 'number';
+  return typeof value;
+}
+
+function valueAt(input: unknown, path: readonly PropertyKey[]): unknown {
+  let current = input;
+  for (const key of path) {
+    if (current === null || typeof current !== 'object') return undefined;
+    current = (current as Record<PropertyKey, unknown>)[key];
+  }
+  return current;
+}
+
+/**
+ * Zod 4 words its issues differently from the spec (Zod 3's shape). This is the one place they
+ * are mapped: one issue per offending field, `Required` for a missing one, `expected` and
+ * `received` for type errors, and schema-specific messages (`Plan is required`) kept.
+ */
+export function toSpecIssues(error: ZodError, input: unknown): ValidationIssue[] {
+  const seen = new Set<string>();
+  const issues: ValidationIssue[] = [];
+  for (const issue of error.issues) {
+    const path = issue.path.map((key) => (typeof key === 'symbol' ? String(key) : key));
+    const pathKey = JSON.stringify(path);
+    if (seen.has(pathKey)) continue;
+    seen.add(pathKey);
+    const received = valueAt(input, issue.path);
+    if (issue.code === 'invalid_type') {
+      issues.push({
+        code: 'invalid_type',
+        path,
+        message: received === undefined && isDefaultMessage(issue.message) ? 'Required' : issue.message,
+        expected: issue.expected,
+        received: jsonTypeOf(received),
+      });
+    } else {
+      issues.push({ code: issue.code, path, message: issue.message });
+    }
+  }
+  return issues;
+}
+
+function isDefaultMessage(message: string): boolean {
+  return message.startsWith('Invalid input');
+}
+
+export function validationErrorBody(requestId: string, issues: ValidationIssue[]) {
+  const summary = issues.map((issue) => `${issue.path.join('.') || '(body)'}: ${issue.message}`).join('; ');
+  return errorBody(requestId, 'VALIDATION_ERROR', `Invalid request: ${summary}`, {
+    name: VALIDATION_ERROR_NAME,
+    issues,
+  });
+}
+
+/** The `defaultHook` for every OpenAPI router: a failed validation becomes the spec's 422 body. */
+export function validationHook(
+  result: { success: boolean; error?: ZodError; data?: unknown; target?: string },
+  c: Context<AppEnv>,
+) {
+  if (result.success || !result.error) return;
+  const issues = toSpecIssues(result.error, result.data);
+  return c.json(validationErrorBody(c.get('requestId'), issues), 422);
+}
+
+/** Readable messages for Zod 4's defaults, set once at start-up. Schema-level messages win. */
+export function installZodMessages() {
+  z.config({
+    customError: (issue) => {
+      if (issue.code === 'invalid_type') {
+        if (issue.input === undefined) return 'Required';
+        return `Expected ${issue.expected}, received ${jsonTypeOf(issue.input)}`;
+      }
+      return undefined;
+    },
+  });
+}

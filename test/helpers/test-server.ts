@@ -1,0 +1,86 @@
+import { mkdtemp, rm } from 'node:fs/promises';
+import type { AddressInfo } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { serve } from '@hono/node-server';
+import pino from 'pino';
+import { createApp } from '../../src/app.js';
+import type { MailMessage, Mailer } from '../../src/auth/mailer.js';
+import { loadConfig } from '../../src/config.js';
+import { type AppContext, type ContextOverrides, closeContext, createContext } from '../../src/container.js';
+import { createPostgresDatabase, type TestDialect } from './databases.js';
+
+export interface TestServer {
+  baseUrl: string;
+  ctx: AppContext;
+  /** Messages the service would have e-mailed. */
+  outbox: MailMessage[];
+  close(): Promise<void>;
+}
+
+/** Records messages instead of sending them: the e-mail boundary, not one of our modules. */
+function createOutbox(): Mailer & { messages: MailMessage[] } {
+  const messages: MailMessage[] = [];
+  return { messages, send: async (message) => void messages.push(message) };
+}
+
+/**
+ * Starts the real app on 127.0.0.1, port 0, with a fresh SQLite file or PostgreSQL database.
+ * The port is known only after listening, so the public base URL is set from it afterwards.
+ */
+export async function startTestServer(
+  dialect: TestDialect,
+  env: Record<string, string> = {},
+  overrides: ContextOverrides = {},
+): Promise<TestServer> {
+  const dataDir = await mkdtemp(join(tmpdir(), 'pluck-test-'));
+  const postgres = dialect === 'postgres' ? await createPostgresDatabase() : undefined;
+  const outbox = createOutbox();
+  const listener = await listenOnFreePort();
+  const baseUrl = `http://127.0.0.1:${listener.port}`;
+  const config = loadConfig({
+    NODE_ENV: 'test',
+    DATA_DIR: dataDir,
+    PUBLIC_BASE_URL: baseUrl,
+    LOG_LEVEL: 'silent',
+    AUTH_SECRET: 'test-secret-that-is-long-enough-for-better-auth',
+    ...(postgres ? { DATABASE_URL: postgres.url } : {}),
+    ...env,
+  });
+  const ctx = await createContext(config, { mailer: outbox, logger: pino({ level: 'silent' }), ...overrides });
+  const app = createApp(ctx);
+  listener.attach(app.fetch);
+  return {
+    baseUrl,
+    ctx,
+    outbox: outbox.messages,
+    close: async () => {
+      await listener.close();
+      await closeContext(ctx);
+      await postgres?.drop();
+      await rm(dataDir, { recursive: true, force: true });
+    },
+  };
+}
+
+/** Listens first so the URL is known before the app (whose auth needs it) is built. */
+async function listenOnFreePort() {
+  let handler: ((request: Request) => Response | Promise<Response>) | undefined;
+  const server = serve({
+    port: 0,
+    hostname: '127.0.0.1',
+    fetch: (request) => (handler ? handler(request) : new Response('starting', { status: 503 })),
+  });
+  await new Promise<void>((resolve) => server.once('listening', () => resolve()));
+  return {
+    port: (server.address() as AddressInfo).port,
+    attach: (fetch: (request: Request) => Response | Promise<Response>) => {
+      handler = fetch;
+    },
+    close: () =>
+      new Promise<void>((resolve) => {
+        if ('closeAllConnections' in server) server.closeAllConnections();
+        server.close(() => resolve());
+      }),
+  };
+}
