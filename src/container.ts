@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import { getMigrations } from 'better-auth/db/migration';
 import pino, { type Logger } from 'pino';
 import { AccountService } from './accounts/account.service.js';
+import { Billing } from './accounts/billing.js';
 import { CreditStore } from './accounts/credits.js';
 import { type Auth, createAuth } from './auth/auth.js';
 import { ApiKeyService } from './auth/api-keys.service.js';
@@ -26,6 +27,7 @@ export interface AppContext {
   apiKeys: ApiKeyService;
   credits: CreditStore;
   accounts: AccountService;
+  billing: Billing;
   rateLimiter: RateLimiter;
 }
 
@@ -62,7 +64,8 @@ export async function createContext(config: Config, overrides: ContextOverrides 
     accounts = new AccountService(database.db, credits, config, database.dialect);
     const rateLimiter = overrides.rateLimiter ?? new MemoryRateLimiter();
     const apiKeys = new ApiKeyService(auth, database.db);
-    return { config, logger, database, mailer, auth, authenticator, apiKeys, credits, accounts, rateLimiter };
+    const billing = new Billing(credits, accounts);
+    return { config, logger, database, mailer, auth, authenticator, apiKeys, credits, accounts, billing, rateLimiter };
   } catch (error) {
     await database.close();
     throw error;

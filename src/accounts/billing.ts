@@ -1,0 +1,40 @@
+import type { Principal } from '../auth/principal.js';
+import type { AccountService } from './account.service.js';
+import type { CreditStore } from './credits.js';
+
+export interface ChargeRequest {
+  principal: Principal;
+  /** Credits the operation costs; 0 runs it without touching the balance. */
+  cost: number;
+  /** Ledger reason, e.g. `web:screenshot`. */
+  operation: string;
+  requestId: string;
+}
+
+/**
+ * Runs billable work: credits are reserved first (402 when the balance cannot cover them),
+ * kept when the work succeeds and refunded when it throws. The ledger records both.
+ */
+export class Billing {
+  constructor(
+    private readonly credits: CreditStore,
+    private readonly accounts: AccountService,
+  ) {}
+
+  async run<T>({ principal, cost, operation, requestId }: ChargeRequest, work: () => Promise<T>): Promise<T> {
+    if (cost <= 0) return work();
+    const reservation = await this.credits.reserve(
+      principal.userId,
+      cost,
+      operation,
+      requestId,
+      this.accounts.grantFor(principal.user.plan),
+    );
+    try {
+      return await work();
+    } catch (error) {
+      await this.credits.refund(reservation);
+      throw error;
+    }
+  }
+}
