@@ -50,14 +50,14 @@ export class AccountService {
   }
 
   /** Sets a user's plan; an upgrade raises the balance to the new plan's grant at once. */
-  async updatePlan(userId: string, plan: PlanName, admin: Principal, requestId: string): Promise<PlanChange> {
+  async updatePlan(userId: string, plan: PlanName, updatedBy: string, requestId: string | null): Promise<PlanChange> {
     const user = await this.findUser(userId);
     if (!user) throw new AppError('USER_NOT_FOUND', `No user with id ${userId}`);
     const updatedAt = new Date();
     await this.db.updateTable('user').set({ plan, updatedAt: this.dateValue(updatedAt) }).where('id', '=', userId).execute();
     await this.credits.grantInitial(userId, this.grantFor(plan), 'plan_change_grant', requestId);
     await this.credits.topUpTo(userId, this.grantFor(plan), `plan_change:${plan}`, requestId);
-    return { userId, plan, updatedBy: admin.userId, updatedAt: updatedAt.toISOString() };
+    return { userId, plan, updatedBy, updatedAt: updatedAt.toISOString() };
   }
 
   private findUser(userId: string) {

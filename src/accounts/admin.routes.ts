@@ -39,7 +39,7 @@ export function adminRoutes({ ctx, requireAuth }: RouteDeps) {
 
   router.openapi(updatePlanRoute, async (c) => {
     const { userId, plan } = c.req.valid('json');
-    const change = await ctx.accounts.updatePlan(userId, plan, c.get('principal')!, c.get('requestId'));
+    const change = await ctx.accounts.updatePlan(userId, plan, c.get('principal')!.userId, c.get('requestId'));
     c.get('log').info({ targetUserId: userId, plan }, 'plan updated');
     return ok(c, change);
   });

@@ -79,6 +79,10 @@ export function createAuth({ config, database, secret, mailer, logger, onUserCre
     rateLimit: { enabled: config.env === 'production', window: 60, max: 100 },
     advanced: {
       ipAddress: { disableIpTracking: true },
+      // better-auth turns these checks off when it detects a test runner; keep them on
+      // everywhere so tests exercise what production runs.
+      disableOriginCheck: false,
+      disableCSRFCheck: false,
     },
     plugins: [
       bearer(),

@@ -47,14 +47,17 @@ export function toSpecIssues(error: ZodError, input: unknown): ValidationIssue[]
     if (seen.has(pathKey)) continue;
     seen.add(pathKey);
     const received = valueAt(input, issue.path);
-    if (issue.code === 'invalid_type') {
+    if (received === undefined && issue.path.length > 0) {
+      // Zod 3 (the spec's wording) reports any missing field as invalid_type / Required.
       issues.push({
         code: 'invalid_type',
         path,
-        message: received === undefined && isDefaultMessage(issue.message) ? 'Required' : issue.message,
-        expected: issue.expected,
-        received: jsonTypeOf(received),
+        message: isDefaultMessage(issue.message) ? 'Required' : issue.message,
+        expected: expectedOf(issue),
+        received: 'undefined',
       });
+    } else if (issue.code === 'invalid_type') {
+      issues.push({ code: issue.code, path, message: issue.message, expected: issue.expected, received: jsonTypeOf(received) });
     } else {
       issues.push({ code: issue.code, path, message: issue.message });
     }
@@ -63,7 +66,13 @@ export function toSpecIssues(error: ZodError, input: unknown): ValidationIssue[]
 }
 
 function isDefaultMessage(message: string): boolean {
-  return message.startsWith('Invalid input');
+  return message === 'Required' || message.startsWith('Invalid');
+}
+
+function expectedOf(issue: ZodError['issues'][number]): string {
+  if (issue.code === 'invalid_type') return issue.expected;
+  if (issue.code === 'invalid_value') return issue.values.map((value) => JSON.stringify(value).replaceAll('"', "'")).join(' | ');
+  return 'unknown';
 }
 
 export function validationErrorBody(requestId: string, issues: ValidationIssue[]) {

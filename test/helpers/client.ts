@@ -12,7 +12,8 @@ export function apiClient(baseUrl: string) {
     path: string,
     options: { token?: string; body?: unknown; rawBody?: string; headers?: Record<string, string> } = {},
   ): Promise<ApiResponse<T>> {
-    const headers: Record<string, string> = { ...options.headers };
+    // Node's fetch sends Sec-Fetch-Mode, so better-auth's CSRF check wants an Origin, as a browser sends.
+    const headers: Record<string, string> = { origin: baseUrl, ...options.headers };
     if (options.token) headers.authorization = `Bearer ${options.token}`;
     let body: string | undefined;
     if (options.rawBody !== undefined) body = options.rawBody;

@@ -13,6 +13,8 @@ import { createPostgresDatabase, type TestDialect } from './databases.js';
 export interface TestServer {
   baseUrl: string;
   ctx: AppContext;
+  /** Every log line the service wrote, as JSON text (LOG_LEVEL=info unless overridden). */
+  logs: string[];
   /** Messages the service would have e-mailed. */
   outbox: MailMessage[];
   close(): Promise<void>;
@@ -42,17 +44,19 @@ export async function startTestServer(
     NODE_ENV: 'test',
     DATA_DIR: dataDir,
     PUBLIC_BASE_URL: baseUrl,
-    LOG_LEVEL: 'silent',
     AUTH_SECRET: 'test-secret-that-is-long-enough-for-better-auth',
     ...(postgres ? { DATABASE_URL: postgres.url } : {}),
     ...env,
   });
-  const ctx = await createContext(config, { mailer: outbox, logger: pino({ level: 'silent' }), ...overrides });
+  const logs: string[] = [];
+  const logger = pino({ level: env.LOG_LEVEL ?? 'info' }, { write: (line: string) => void logs.push(line) });
+  const ctx = await createContext(config, { mailer: outbox, logger, ...overrides });
   const app = createApp(ctx);
   listener.attach(app.fetch);
   return {
     baseUrl,
     ctx,
+    logs,
     outbox: outbox.messages,
     close: async () => {
       await listener.close();
