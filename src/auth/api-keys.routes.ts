@@ -87,7 +87,7 @@ const deleteKeyRoute = createRoute({
 
 export function apiKeyRoutes({ ctx, requireAuth }: RouteDeps) {
   const router = createRouter();
-  router.use('/v1/api-keys', requireAuth);
+  // In Hono '/v1/api-keys/*' also matches '/v1/api-keys' itself: one registration, one count.
   router.use('/v1/api-keys/*', requireAuth);
   const keys = ctx.apiKeys;
 

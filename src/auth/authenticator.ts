@@ -34,6 +34,12 @@ export class Authenticator {
     if (!result.valid || !result.key) return undefined;
     const user = await this.loadUser(result.key.referenceId);
     if (!user) return undefined;
+    // better-auth counts requests only inside its rate-limit window; the key record shows lifetime use.
+    await this.db
+      .updateTable('apikey')
+      .set((eb) => ({ requestCount: eb('requestCount', '+', 1) }))
+      .where('id', '=', result.key.id)
+      .execute();
     return {
       kind: 'api-key',
       userId: user.id,

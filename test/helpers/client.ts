@@ -6,14 +6,14 @@ export interface ApiResponse<T = any> {
 }
 
 /** A small JSON client for tests; failure messages carry the whole body. */
-export function apiClient(baseUrl: string) {
+export function apiClient(baseUrl: string, origin = baseUrl) {
   async function request<T = any>(
     method: string,
     path: string,
     options: { token?: string; body?: unknown; rawBody?: string; headers?: Record<string, string> } = {},
   ): Promise<ApiResponse<T>> {
     // Node's fetch sends Sec-Fetch-Mode, so better-auth's CSRF check wants an Origin, as a browser sends.
-    const headers: Record<string, string> = { origin: baseUrl, ...options.headers };
+    const headers: Record<string, string> = { origin, ...options.headers };
     if (options.token) headers.authorization = `Bearer ${options.token}`;
     let body: string | undefined;
     if (options.rawBody !== undefined) body = options.rawBody;

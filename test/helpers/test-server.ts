@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { serve } from '@hono/node-server';
 import pino from 'pino';
-import { createApp } from '../../src/app.js';
+import { type App, createApp } from '../../src/app.js';
 import type { MailMessage, Mailer } from '../../src/auth/mailer.js';
 import { loadConfig } from '../../src/config.js';
 import { type AppContext, type ContextOverrides, closeContext, createContext } from '../../src/container.js';
@@ -12,6 +12,7 @@ import { createPostgresDatabase, type TestDialect } from './databases.js';
 
 export interface TestServer {
   baseUrl: string;
+  app: App;
   ctx: AppContext;
   /** Every log line the service wrote, as JSON text (LOG_LEVEL=info unless overridden). */
   logs: string[];
@@ -50,11 +51,14 @@ export async function startTestServer(
   });
   const logs: string[] = [];
   const logger = pino({ level: env.LOG_LEVEL ?? 'info' }, { write: (line: string) => void logs.push(line) });
-  const ctx = await createContext(config, { mailer: outbox, logger, ...overrides });
+  // With SMTP_URL set the container's own SMTP mailer is used; otherwise mail lands in `outbox`.
+  const mailer = env.SMTP_URL ? undefined : outbox;
+  const ctx = await createContext(config, { mailer, logger, ...overrides });
   const app = createApp(ctx);
   listener.attach(app.fetch);
   return {
     baseUrl,
+    app,
     ctx,
     logs,
     outbox: outbox.messages,
