@@ -80,3 +80,16 @@ export class NavigationTimeout extends Error {
     this.name = 'NavigationTimeout';
   }
 }
+
+/** A page option Chromium rejected (an invalid `waitForSelector`, cookie or header): 422. */
+export class InvalidPageOption extends Error {
+  constructor(
+    message: string,
+    /** The request field at fault, e.g. `waitForSelector` or `cookies`. */
+    readonly field: string,
+    options?: { cause?: unknown },
+  ) {
+    super(message, options);
+    this.name = 'InvalidPageOption';
+  }
+}

@@ -8,3 +8,15 @@ export class AddressNotAllowed extends Error {
     this.name = 'AddressNotAllowed';
   }
 }
+
+/** A host name that does not resolve (NXDOMAIN, no addresses): the target cannot be reached. */
+export class HostUnresolvable extends Error {
+  constructor(
+    message: string,
+    readonly hostname: string,
+    options?: { cause?: unknown },
+  ) {
+    super(message, options);
+    this.name = 'HostUnresolvable';
+  }
+}

@@ -1,0 +1,66 @@
+import type { Logger } from 'pino';
+import { type ChromiumProcess, killChromiumLeftovers } from './chromium-process.js';
+import { ContextSupply } from './context-supply.js';
+import { BrowserCrashed } from './types.js';
+
+/**
+ * One Chromium process over its life: the requests it serves, its prepared contexts, and
+ * whether it left on purpose (recycled, shut down) or crashed.
+ */
+export class BrowserGeneration {
+  readonly supply: ContextSupply;
+  /** Rejects with BrowserCrashed the moment Chromium disconnects unexpectedly. */
+  readonly crashed: Promise<never>;
+  served = 0;
+  active = 0;
+  retiring = false;
+  private closing = false;
+  private disconnected = false;
+
+  constructor(
+    readonly chromium: ChromiumProcess,
+    prepared: { count: number; shouldPrepare: () => boolean },
+    logger: Logger,
+    onCrash: () => void,
+  ) {
+    this.supply = new ContextSupply(chromium.browser, prepared.count, prepared.shouldPrepare, logger);
+    let reportCrash: (error: BrowserCrashed) => void = () => undefined;
+    this.crashed = new Promise<never>((_, reject) => {
+      reportCrash = reject;
+    });
+    this.crashed.catch(() => undefined); // only requests in flight listen
+    chromium.browser.on('disconnected', () => {
+      this.disconnected = true;
+      if (this.closing) return;
+      reportCrash(new BrowserCrashed('Chromium stopped while handling the request; retrying is safe'));
+      onCrash();
+    });
+  }
+
+  /** Connected and not on its way out: new requests may use it. */
+  get usable(): boolean {
+    return this.alive && !this.retiring;
+  }
+
+  get alive(): boolean {
+    return !this.disconnected && !this.closing && this.chromium.browser.isConnected();
+  }
+
+  begin(): void {
+    this.active += 1;
+    this.served += 1;
+  }
+
+  end(): void {
+    this.active -= 1;
+  }
+
+  /** Closes Chromium on purpose and makes sure none of its processes stay behind. */
+  async close(): Promise<void> {
+    if (this.closing) return;
+    this.closing = true;
+    await this.supply.stop();
+    await this.chromium.browser.close().catch(() => undefined);
+    await killChromiumLeftovers(this.chromium);
+  }
+}

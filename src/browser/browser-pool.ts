@@ -1,0 +1,216 @@
+import { constants } from 'node:fs';
+import { access } from 'node:fs/promises';
+import type { Logger } from 'pino';
+import type { AddressPolicy } from '../net/address-policy.js';
+import { EgressProxy } from '../net/egress-proxy.js';
+import { type ChromiumProcess, killChromiumLeftovers, launchChromium } from './chromium-process.js';
+import { closeLease, type PageLease } from './context-supply.js';
+import { BrowserGeneration } from './browser-generation.js';
+import { DEFAULT_NAVIGATION_TIMEOUT_MS, type LoadGuard, loadPage, MAX_WAIT_TIME_MS, navigationTimeout } from './page-loader.js';
+import { PageSlots } from './page-slots.js';
+import { BrowserCrashed, type ContextOptions, type LoadedPage, type LoadOptions, NavigationTimeout, type PageRunner } from './types.js';
+
+/** Starts a browser whose traffic goes through `proxyUrl`. The seam for a remote CDP browser. */
+export type BrowserLauncher = (proxyUrl: string) => Promise<ChromiumProcess>;
+
+export interface BrowserPoolOptions {
+  executablePath: string;
+  sandbox: boolean;
+  /** Pages open at once. */
+  maxPages: number;
+  /** Requests that may wait for a page. */
+  maxQueue: number;
+  queueTimeoutMs: number;
+  /** Pages one browser serves before it is replaced (after draining). */
+  recycleAfter: number;
+  /** Fresh contexts kept prepared ahead of requests. */
+  preparedContexts: number;
+  navigationTimeoutMaxMs: number;
+  policy: AddressPolicy;
+  logger: Logger;
+  launcher?: BrowserLauncher;
+}
+
+export interface BrowserReadiness {
+  status: 'ok' | 'unavailable';
+  detail: string;
+}
+
+/** Time `work` may take once the page is loaded, so no request holds a page forever. */
+const WORK_TIME_LIMIT_MS = 60_000;
+
+/**
+ * The browser engine: one long-lived Chromium (launched on first use) behind the egress
+ * proxy, a fresh context per request, bounded pages and a bounded wait queue. A browser that
+ * crashes or disconnects fails only the requests it was serving and is replaced on the next
+ * request; one that has served `recycleAfter` pages is replaced after draining.
+ */
+export class BrowserPool implements PageRunner {
+  private readonly slots: PageSlots;
+  private readonly proxy: EgressProxy;
+  private readonly generations = new Set<BrowserGeneration>();
+  private current: BrowserGeneration | undefined;
+  private launching: Promise<BrowserGeneration> | undefined;
+  private closed = false;
+
+  constructor(private readonly options: BrowserPoolOptions) {
+    this.slots = new PageSlots({ maxActive: options.maxPages, maxQueued: options.maxQueue, queueTimeoutMs: options.queueTimeoutMs });
+    this.proxy = new EgressProxy({ policy: options.policy, logger: options.logger.child({ component: 'egress-proxy' }) });
+  }
+
+  async withLoadedPage<T>(context: ContextOptions, load: LoadOptions, work: (loaded: LoadedPage) => Promise<T>): Promise<T> {
+    if (this.closed) throw new BrowserCrashed('The browser engine is shutting down');
+    const url = this.options.policy.parse(load.url).href;
+    const release = await this.slots.acquire();
+    let generation: BrowserGeneration | undefined;
+    let lease: PageLease | undefined;
+    try {
+      generation = await this.acquireGeneration();
+      lease = await generation.supply.take(context, url);
+      return await this.runOnPage(generation, lease, { ...load, url }, work);
+    } catch (error) {
+      throw explain(error, generation);
+    } finally {
+      // The caller has its answer; the context closes before its slot is given to the next one.
+      void this.finish(generation, lease, release);
+    }
+  }
+
+  /** For /ready: never launches Chromium just to answer. */
+  async readiness(): Promise<BrowserReadiness> {
+    if (this.closed) return { status: 'unavailable', detail: 'shutting down' };
+    if (this.current?.usable) return { status: 'ok', detail: 'running' };
+    try {
+      await access(this.options.executablePath, constants.X_OK);
+      return { status: 'ok', detail: this.current ? 'restarting' : 'not started' };
+    } catch {
+      return { status: 'unavailable', detail: `Chromium not found at ${this.options.executablePath}` };
+    }
+  }
+
+  /** Counters and the current browser's process, for diagnostics and tests. */
+  stats() {
+    return {
+      activePages: this.slots.activeCount,
+      queued: this.slots.queuedCount,
+      browserPid: this.current?.chromium.pid,
+      userDataDir: this.current?.chromium.userDataDir,
+      pagesServed: this.current?.served ?? 0,
+    };
+  }
+
+  async close(): Promise<void> {
+    if (this.closed) return;
+    this.closed = true;
+    this.slots.rejectAll(new BrowserCrashed('The browser engine is shutting down'));
+    await this.launching?.catch(() => undefined);
+    await Promise.all([...this.generations].map((generation) => this.retire(generation)));
+    this.current = undefined;
+    await this.proxy.close();
+  }
+
+  private async runOnPage<T>(generation: BrowserGeneration, lease: PageLease, load: LoadOptions, work: (loaded: LoadedPage) => Promise<T>): Promise<T> {
+    const timeoutMs = navigationTimeout(load.timeoutMs, this.options.navigationTimeoutMaxMs);
+    // Bounds each Playwright call `work` makes (screenshot, pdf...); navigation has its own timeout.
+    lease.context.setDefaultTimeout(DEFAULT_NAVIGATION_TIMEOUT_MS);
+    const guard: LoadGuard = {
+      policy: this.options.policy,
+      egressOutcome: (value) => this.proxy.outcomeOf(value),
+      navigationTimeoutMaxMs: this.options.navigationTimeoutMaxMs,
+    };
+    const job = loadPage(lease.page, lease.context, load, guard).then(work);
+    job.catch(() => undefined); // settled after a crash or the time limit: nobody listens any more
+    const limitMs = timeoutMs + MAX_WAIT_TIME_MS + WORK_TIME_LIMIT_MS;
+    let timer: NodeJS.Timeout | undefined;
+    const expired = new Promise<never>((_, reject) => {
+      timer = setTimeout(() => {
+        void closeLease(lease);
+        reject(new NavigationTimeout(`The page did not finish within ${limitMs} ms`));
+      }, limitMs);
+    });
+    try {
+      return await Promise.race([job, generation.crashed, expired]);
+    } finally {
+      clearTimeout(timer);
+    }
+  }
+
+  private async acquireGeneration(): Promise<BrowserGeneration> {
+    const generation = this.current?.usable ? this.current : await this.launchOnce();
+    generation.begin();
+    if (generation.served >= this.options.recycleAfter && !generation.retiring) {
+      generation.retiring = true;
+      if (this.current === generation) this.current = undefined;
+      this.options.logger.info({ pid: generation.chromium.pid, served: generation.served }, 'recycling the browser');
+      void this.launchOnce().catch(() => undefined); // the next browser starts while this one drains
+    }
+    return generation;
+  }
+
+  private launchOnce(): Promise<BrowserGeneration> {
+    this.launching ??= this.launch().finally(() => {
+      this.launching = undefined;
+    });
+    return this.launching;
+  }
+
+  private async launch(): Promise<BrowserGeneration> {
+    let chromium: ChromiumProcess;
+    try {
+      await this.proxy.start();
+      const launcher = this.options.launcher ?? ((proxyUrl: string) => launchChromium({ ...this.options, proxyUrl }));
+      chromium = await launcher(this.proxy.url);
+    } catch (error) {
+      this.options.logger.error({ err: error }, 'Chromium could not be started');
+      throw new BrowserCrashed('Chromium could not be started', { cause: error });
+    }
+    const prepared = { count: this.options.preparedContexts, shouldPrepare: () => this.hasIdleCapacity() };
+    const generation = new BrowserGeneration(chromium, prepared, this.options.logger, () => this.onCrash(generation));
+    if (this.closed) {
+      await this.retire(generation);
+      throw new BrowserCrashed('The browser engine is shutting down');
+    }
+    this.generations.add(generation);
+    this.current = generation;
+    generation.supply.refill();
+    this.options.logger.info({ pid: chromium.pid, userDataDir: chromium.userDataDir }, 'Chromium started');
+    return generation;
+  }
+
+  private onCrash(generation: BrowserGeneration): void {
+    this.options.logger.error({ pid: generation.chromium.pid, active: generation.active }, 'Chromium disconnected unexpectedly');
+    if (this.current === generation) this.current = undefined;
+    this.generations.delete(generation);
+    void generation.supply.stop();
+    void killChromiumLeftovers(generation.chromium);
+  }
+
+  private async finish(generation: BrowserGeneration | undefined, lease: PageLease | undefined, release: () => void): Promise<void> {
+    try {
+      if (lease) await closeLease(lease);
+    } finally {
+      release();
+      if (generation) {
+        generation.end();
+        if (generation.retiring && generation.active === 0) void this.retire(generation);
+        else generation.supply.refill();
+      }
+    }
+  }
+
+  /** Nobody waits and a page slot is free: preparing contexts now costs no request anything. */
+  private hasIdleCapacity(): boolean {
+    return this.slots.queuedCount === 0 && this.slots.activeCount < this.options.maxPages;
+  }
+
+  private async retire(generation: BrowserGeneration): Promise<void> {
+    this.generations.delete(generation);
+    await generation.close();
+  }
+}
+
+/** A failure while Chromium was gone is the crash, whatever Playwright called it. */
+function explain(error: unknown, generation: BrowserGeneration | undefined): unknown {
+  if (error instanceof BrowserCrashed || !generation || generation.alive) return error;
+  return new BrowserCrashed('Chromium stopped while handling the request; retrying is safe', { cause: error });
+}

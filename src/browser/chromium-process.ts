@@ -1,0 +1,128 @@
+import { randomUUID } from 'node:crypto';
+import { readdir, readFile } from 'node:fs/promises';
+import { type Browser, chromium } from 'playwright-core';
+
+export interface ChromiumLaunchOptions {
+  executablePath: string;
+  /** The egress proxy every connection must go through. */
+  proxyUrl: string;
+  /** Keep Chromium's sandbox (needs a non-root user or user namespaces). */
+  sandbox: boolean;
+}
+
+/** A running Chromium and what is needed to make sure none of its processes outlive it. */
+export interface ChromiumProcess {
+  browser: Browser;
+  /** Process id of the browser process (undefined when it could not be found in /proc). */
+  pid: number | undefined;
+  /** The profile directory unique to this launch; every child process names it. */
+  userDataDir: string | undefined;
+}
+
+/**
+ * Flags that keep every connection on the egress proxy: loopback and link-local included
+ * (`<-loopback>` drops Chromium's implicit bypass), no QUIC, WebRTC UDP only via the proxy
+ * (which carries no UDP, so none), and no background traffic of Chromium's own.
+ */
+export function chromiumArgs(options: ChromiumLaunchOptions, marker: string): string[] {
+  return [
+    ...(options.sandbox ? [] : ['--no-sandbox']),
+    `--proxy-server=${options.proxyUrl}`,
+    '--proxy-bypass-list=<-loopback>',
+    '--disable-quic',
+    '--force-webrtc-ip-handling-policy=disable_non_proxied_udp',
+    '--webrtc-ip-handling-policy=disable_non_proxied_udp',
+    // Renderer processes never mix browser contexts, so callers stay apart without site
+    // isolation; keeping one caller's page in fewer processes saves a renderer or more per page
+    // (and stops Chromium's spare renderer from being thrown away at every new context).
+    '--disable-site-isolation-trials',
+    '--disable-gpu',
+    '--disable-dev-shm-usage',
+    '--no-first-run',
+    '--disable-background-networking',
+    '--disable-component-update',
+    '--disable-sync',
+    '--disable-crash-reporter',
+    '--disable-domain-reliability',
+    '--no-pings',
+    `--pluck-browser=${marker}`,
+  ];
+}
+
+export async function launchChromium(options: ChromiumLaunchOptions): Promise<ChromiumProcess> {
+  const marker = randomUUID();
+  const browser = await chromium.launch({
+    executablePath: options.executablePath,
+    args: chromiumArgs(options, marker),
+    // The pool closes Chromium itself; Playwright's own signal handlers would race it.
+    handleSIGINT: false,
+    handleSIGTERM: false,
+    handleSIGHUP: false,
+  });
+  const found = await findBrowserProcess(marker);
+  return { browser, pid: found?.pid, userDataDir: found?.userDataDir };
+}
+
+/**
+ * SIGKILLs whatever is left of a Chromium: its process group (Playwright starts it as a group
+ * leader) and any process naming its profile directory. Needed after a crash, when Playwright
+ * sees the browser process gone and kills nothing.
+ */
+export async function killChromiumLeftovers(target: Pick<ChromiumProcess, 'pid' | 'userDataDir'>): Promise<void> {
+  if (target.pid !== undefined) signal(-target.pid);
+  if (!target.userDataDir) return;
+  const needle = `--user-data-dir=${target.userDataDir}`;
+  for (const entry of await listProcesses()) {
+    if (entry.args.includes(needle)) signal(entry.pid);
+  }
+}
+
+/** Live (not zombie) processes whose command line names `userDataDir`: for health checks and tests. */
+export async function processesUsingProfile(userDataDir: string): Promise<number[]> {
+  const needle = `--user-data-dir=${userDataDir}`;
+  return (await listProcesses()).filter((entry) => entry.args.includes(needle)).map((entry) => entry.pid);
+}
+
+function signal(pid: number): void {
+  try {
+    process.kill(pid, 'SIGKILL');
+  } catch {
+    // Already gone.
+  }
+}
+
+async function findBrowserProcess(marker: string): Promise<{ pid: number; userDataDir: string | undefined } | undefined> {
+  const needle = `--pluck-browser=${marker}`;
+  const entry = (await listProcesses()).find((candidate) => candidate.args.includes(needle));
+  if (!entry) return undefined;
+  const userDataDir = entry.args.find((arg) => arg.startsWith('--user-data-dir='))?.slice('--user-data-dir='.length);
+  return { pid: entry.pid, userDataDir };
+}
+
+interface ProcessEntry {
+  pid: number;
+  args: string[];
+}
+
+/** Live processes from /proc (Linux); zombies are skipped, they hold nothing but a pid. */
+async function listProcesses(): Promise<ProcessEntry[]> {
+  let names: string[];
+  try {
+    names = await readdir('/proc');
+  } catch {
+    return [];
+  }
+  const entries = await Promise.all(
+    names.filter((name) => /^\d+$/.test(name)).map(async (name): Promise<ProcessEntry | undefined> => {
+      try {
+        const [cmdline, stat] = await Promise.all([readFile(`/proc/${name}/cmdline`, 'utf8'), readFile(`/proc/${name}/stat`, 'utf8')]);
+        if (stat.slice(stat.lastIndexOf(')') + 2).startsWith('Z')) return undefined;
+        // Processes forked from Chromium's zygote rewrite their title: one string, spaces between arguments.
+        return { pid: Number(name), args: cmdline.split(/[\0 ]+/) };
+      } catch {
+        return undefined;
+      }
+    }),
+  );
+  return entries.filter((entry): entry is ProcessEntry => entry !== undefined);
+}

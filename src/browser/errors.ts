@@ -1,0 +1,52 @@
+import { AppError } from '../http/errors.js';
+import { VALIDATION_ERROR_NAME } from '../http/validation.js';
+import { AddressNotAllowed, HostUnresolvable } from '../net/errors.js';
+import { BrowserCrashed, InvalidPageOption, NavigationTimeout, PoolOverloaded, TargetUnreachable } from './types.js';
+
+/**
+ * Turns the browser engine's and the address policy's typed errors into the API's error
+ * codes, once, at the service/route boundary. Anything else is returned untouched (a bug:
+ * the error handler answers 500).
+ */
+export function toAppError(error: unknown): unknown {
+  if (error instanceof AppError) return error;
+  if (error instanceof AddressNotAllowed) {
+    return new AppError('URL_NOT_ALLOWED', `URL not allowed: ${error.message}`, { cause: error });
+  }
+  if (error instanceof HostUnresolvable || error instanceof TargetUnreachable) {
+    return new AppError('TARGET_UNREACHABLE', error.message, { cause: error });
+  }
+  if (error instanceof NavigationTimeout) {
+    return new AppError('TARGET_TIMEOUT', error.message, { cause: error });
+  }
+  if (error instanceof PoolOverloaded) {
+    return new AppError('SERVICE_OVERLOADED', 'The service is busy; retry shortly', {
+      cause: error,
+      headers: { 'Retry-After': String(error.retryAfterSeconds) },
+    });
+  }
+  if (error instanceof BrowserCrashed) {
+    return new AppError('SERVICE_UNAVAILABLE', `The browser is unavailable: ${error.message}`, { cause: error });
+  }
+  if (error instanceof InvalidPageOption) {
+    return new AppError('VALIDATION_ERROR', `Invalid request: ${error.field}: ${error.message}`, {
+      cause: error,
+      details: { name: VALIDATION_ERROR_NAME, issues: [{ code: 'custom', path: fieldPath(error.field), message: error.message }] },
+    });
+  }
+  return error;
+}
+
+/** `elements.1.selector` -> ['elements', 1, 'selector'], the validation body's path form. */
+function fieldPath(field: string): (string | number)[] {
+  return field.split('.').map((part) => (/^\d+$/.test(part) ? Number(part) : part));
+}
+
+/** Runs `work` and rethrows any engine or policy error as the matching AppError. */
+export async function withAppErrors<T>(work: () => Promise<T>): Promise<T> {
+  try {
+    return await work();
+  } catch (error) {
+    throw toAppError(error);
+  }
+}

@@ -1,0 +1,242 @@
+import { randomBytes } from 'node:crypto';
+import { Agent, type IncomingMessage, type OutgoingHttpHeaders, type ServerResponse, createServer, request } from 'node:http';
+import type { AddressInfo, Socket } from 'node:net';
+import type { Duplex } from 'node:stream';
+import type { Logger } from 'pino';
+import { type AddressPolicy, effectivePort } from './address-policy.js';
+import { AddressNotAllowed } from './errors.js';
+import { connectPinned, pinnedLookup } from './pinned-connect.js';
+
+/** What the proxy did instead of forwarding, as told in EGRESS_HEADER on its own answers. */
+export type EgressOutcome = 'refused' | 'unreachable';
+
+/** Header on answers the proxy writes itself: `<token> <outcome>`. */
+export const EGRESS_HEADER = 'x-pluck-egress';
+
+export interface EgressProxyOptions {
+  policy: AddressPolicy;
+  logger: Logger;
+  connectTimeoutMs?: number;
+  /** A tunnel or forwarded exchange with no byte moving for this long is cut. */
+  idleTimeoutMs?: number;
+}
+
+const HOP_BY_HOP = new Set([
+  'connection',
+  'proxy-connection',
+  'keep-alive',
+  'proxy-authorization',
+  'proxy-authenticate',
+  'te',
+  'trailer',
+  'transfer-encoding',
+  'upgrade',
+]);
+
+/**
+ * The egress guard: an HTTP forward proxy on 127.0.0.1 through which Chromium sends every
+ * connection (CONNECT for https and WebSockets, absolute-URI requests for plain http). Each
+ * host is resolved once, every address is checked by the policy, and the connection goes to
+ * exactly those addresses, so redirects, subresources, WebSockets and DNS rebinding all meet
+ * the same check at connect time.
+ */
+export class EgressProxy {
+  /** Secret part of EGRESS_HEADER: a target cannot forge a refusal without knowing it. */
+  readonly token = randomBytes(16).toString('hex');
+  private readonly server = createServer();
+  private readonly sockets = new Set<Duplex>();
+  private readonly upstreamAgent = new Agent({ keepAlive: true, maxFreeSockets: 64 });
+  private readonly connectTimeoutMs: number;
+  private readonly idleTimeoutMs: number;
+  private port: number | undefined;
+
+  constructor(private readonly options: EgressProxyOptions) {
+    this.connectTimeoutMs = options.connectTimeoutMs ?? 10_000;
+    this.idleTimeoutMs = options.idleTimeoutMs ?? 120_000;
+    this.server.keepAliveTimeout = 60_000;
+    this.server.on('connection', (socket) => this.track(socket));
+    this.server.on('connect', (req, socket, head) => void this.handleConnect(req, socket, head));
+    this.server.on('request', (req, res) => void this.handleForward(req, res));
+    this.server.on('upgrade', (_req, socket) => socket.end('HTTP/1.1 501 Not Implemented\r\nContent-Length: 0\r\n\r\n'));
+  }
+
+  async start(): Promise<void> {
+    if (this.port !== undefined) return;
+    await new Promise<void>((resolve, reject) => {
+      this.server.once('error', reject);
+      this.server.listen(0, '127.0.0.1', () => resolve());
+    });
+    this.port = (this.server.address() as AddressInfo).port;
+  }
+
+  /** `http://127.0.0.1:PORT`, for Chromium's `--proxy-server`. */
+  get url(): string {
+    if (this.port === undefined) throw new Error('The egress proxy has not been started');
+    return `http://127.0.0.1:${this.port}`;
+  }
+
+  /** The outcome the proxy wrote into one of its own answers; undefined for a target's answer. */
+  outcomeOf(headerValue: string | null | undefined): EgressOutcome | undefined {
+    const [token, outcome] = (headerValue ?? '').split(' ');
+    if (token !== this.token) return undefined;
+    return outcome === 'refused' || outcome === 'unreachable' ? outcome : undefined;
+  }
+
+  async close(): Promise<void> {
+    const closed = new Promise<void>((resolve) => this.server.close(() => resolve()));
+    for (const socket of this.sockets) socket.destroy();
+    this.upstreamAgent.destroy();
+    if (this.port !== undefined) await closed;
+  }
+
+  private async handleConnect(req: IncomingMessage, client: Duplex, head: Buffer): Promise<void> {
+    client.on('error', () => client.destroy());
+    const authority = splitAuthority(req.url ?? '');
+    if (!authority) {
+      client.end('HTTP/1.1 400 Bad Request\r\nContent-Length: 0\r\n\r\n');
+      return;
+    }
+    let upstream: Socket;
+    try {
+      const addresses = await this.options.policy.resolveAllowed(authority.host, authority.port);
+      upstream = await connectPinned(authority.host, authority.port, addresses, this.connectTimeoutMs);
+    } catch (error) {
+      const outcome = this.report(error, req.url ?? '', 'connect');
+      const status = outcome === 'refused' ? '403 Forbidden' : '502 Bad Gateway';
+      client.end(`HTTP/1.1 ${status}\r\n${EGRESS_HEADER}: ${this.token} ${outcome}\r\nContent-Length: 0\r\n\r\n`);
+      return;
+    }
+    this.track(upstream);
+    if (client.destroyed) {
+      upstream.destroy();
+      return;
+    }
+    client.write('HTTP/1.1 200 Connection Established\r\n\r\n');
+    if (head.length > 0) upstream.write(head);
+    this.splice(client as Socket, upstream);
+  }
+
+  private async handleForward(req: IncomingMessage, res: ServerResponse): Promise<void> {
+    const target = parseAbsoluteHttpUrl(req.url ?? '');
+    if (!target) {
+      this.answer(res, 400, 'unreachable', 'This proxy forwards absolute http:// URLs only');
+      return;
+    }
+    const port = effectivePort(target);
+    let addresses: string[];
+    try {
+      addresses = await this.options.policy.resolveAllowed(target.hostname, port);
+    } catch (error) {
+      const outcome = this.report(error, target.href, 'forward');
+      this.answer(res, outcome === 'refused' ? 403 : 502, outcome, describe(error));
+      return;
+    }
+    const upstream = request({
+      host: target.hostname.replace(/^\[|\]$/g, ''),
+      port,
+      method: req.method,
+      path: `${target.pathname}${target.search}`,
+      headers: forwardableHeaders(req.rawHeaders),
+      setHost: false,
+      agent: this.upstreamAgent,
+      lookup: pinnedLookup(addresses),
+      timeout: this.idleTimeoutMs,
+    });
+    upstream.on('timeout', () => upstream.destroy(new Error('The target stopped answering')));
+    upstream.on('response', (answer) => {
+      res.writeHead(answer.statusCode ?? 502, answer.statusMessage, forwardableHeaders(answer.rawHeaders));
+      answer.pipe(res);
+    });
+    upstream.on('error', (error) => {
+      if (res.headersSent) {
+        res.destroy();
+        return;
+      }
+      this.report(error, target.href, 'forward');
+      this.answer(res, 502, 'unreachable', describe(error));
+    });
+    res.on('close', () => {
+      if (!res.writableFinished) upstream.destroy();
+    });
+    req.pipe(upstream);
+  }
+
+  private splice(client: Socket, upstream: Socket): void {
+    const cut = () => {
+      client.destroy();
+      upstream.destroy();
+    };
+    for (const socket of [client, upstream]) {
+      socket.setTimeout(this.idleTimeoutMs, cut);
+      socket.on('error', cut);
+      socket.on('close', () => (socket === client ? upstream : client).end());
+    }
+    client.pipe(upstream);
+    upstream.pipe(client);
+  }
+
+  /** Logs why a connection was not made and says which outcome the answer should carry. */
+  private report(error: unknown, target: string, via: 'connect' | 'forward'): EgressOutcome {
+    if (error instanceof AddressNotAllowed) {
+      this.options.logger.warn({ target, via, reason: error.message }, 'egress refused');
+      return 'refused';
+    }
+    this.options.logger.debug({ target, via, reason: describe(error) }, 'egress target unreachable');
+    return 'unreachable';
+  }
+
+  private answer(res: ServerResponse, status: number, outcome: EgressOutcome, message: string): void {
+    if (res.headersSent) return;
+    res.writeHead(status, {
+      'content-type': 'text/plain; charset=utf-8',
+      'cache-control': 'no-store',
+      [EGRESS_HEADER]: `${this.token} ${outcome}`,
+    });
+    res.end(`Pluck egress guard: ${message}\n`);
+  }
+
+  private track(socket: Duplex): void {
+    this.sockets.add(socket);
+    socket.once('close', () => this.sockets.delete(socket));
+  }
+}
+
+/** `host:port` or `[v6]:port` from a CONNECT line. */
+function splitAuthority(authority: string): { host: string; port: number } | undefined {
+  const match = /^(\[[^\]]+\]|[^:[\]]+):(\d{1,5})$/.exec(authority);
+  if (!match) return undefined;
+  const port = Number(match[2]);
+  return port > 0 && port <= 65535 ? { host: match[1] as string, port } : undefined;
+}
+
+function parseAbsoluteHttpUrl(raw: string): URL | undefined {
+  try {
+    const url = new URL(raw);
+    return url.protocol === 'http:' ? url : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+/** Drops hop-by-hop headers (and those named in Connection); keeps repeated ones. */
+function forwardableHeaders(raw: string[]): OutgoingHttpHeaders {
+  const named = new Set<string>();
+  for (let i = 0; i < raw.length; i += 2) {
+    if (raw[i]?.toLowerCase() === 'connection') {
+      for (const token of (raw[i + 1] ?? '').split(',')) named.add(token.trim().toLowerCase());
+    }
+  }
+  const headers: Record<string, string | string[]> = {};
+  for (let i = 0; i < raw.length; i += 2) {
+    const name = (raw[i] ?? '').toLowerCase();
+    const value = raw[i + 1] ?? '';
+    if (HOP_BY_HOP.has(name) || named.has(name)) continue;
+    const existing = headers[name];
+    headers[name] = existing === undefined ? value : [...(Array.isArray(existing) ? existing : [existing]), value];
+  }
+  return headers;
+}
+
+function describe(error: unknown): string {
+  return error instanceof Error ? error.message : String(error);
+}

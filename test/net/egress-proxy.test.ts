@@ -1,0 +1,153 @@
+import { request } from 'node:http';
+import pino from 'pino';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { AddressPolicy, type AddressPolicyOptions, type HostResolver } from '../../src/net/address-policy.js';
+import { EGRESS_HEADER, EgressProxy } from '../../src/net/egress-proxy.js';
+import { closedPort, type RecordingServer, startRecordingServer } from '../helpers/recording-server.js';
+
+interface ProxyAnswer {
+  status: number;
+  egress: string | undefined;
+  body: string;
+}
+
+/** An absolute-URI request through the proxy, as Chromium sends plain http. */
+function forward(proxy: EgressProxy, url: string): Promise<ProxyAnswer> {
+  const { hostname, port } = new URL(proxy.url);
+  return new Promise((resolve, reject) => {
+    const req = request({ host: hostname, port, path: url, headers: { host: new URL(url).host, 'proxy-connection': 'keep-alive' } }, (res) => {
+      let body = '';
+      res.setEncoding('utf8');
+      res.on('data', (chunk: string) => (body += chunk));
+      res.on('end', () => resolve({ status: res.statusCode ?? 0, egress: res.headers[EGRESS_HEADER] as string | undefined, body }));
+    });
+    req.on('error', reject);
+    req.end();
+  });
+}
+
+/** A CONNECT through the proxy, as Chromium opens https and WebSocket connections; sends one GET through the tunnel. */
+function tunnel(proxy: EgressProxy, authority: string): Promise<ProxyAnswer> {
+  const { hostname, port } = new URL(proxy.url);
+  return new Promise((resolve, reject) => {
+    const req = request({ host: hostname, port, method: 'CONNECT', path: authority });
+    req.on('connect', (res, socket) => {
+      if (res.statusCode !== 200) {
+        socket.destroy();
+        resolve({ status: res.statusCode ?? 0, egress: res.headers[EGRESS_HEADER] as string | undefined, body: '' });
+        return;
+      }
+      let body = '';
+      socket.setEncoding('utf8');
+      socket.on('data', (chunk: string) => (body += chunk));
+      socket.on('end', () => resolve({ status: 200, egress: undefined, body }));
+      socket.write(`GET /through-tunnel HTTP/1.1\r\nHost: ${authority}\r\nConnection: close\r\n\r\n`);
+    });
+    req.on('error', reject);
+    req.end();
+  });
+}
+
+describe('egress proxy', () => {
+  let fixture: RecordingServer;
+  let canary: RecordingServer;
+  const proxies: EgressProxy[] = [];
+
+  async function startProxy(policy: AddressPolicyOptions): Promise<EgressProxy> {
+    const proxy = new EgressProxy({ policy: new AddressPolicy(policy), logger: pino({ level: 'silent' }) });
+    await proxy.start();
+    proxies.push(proxy);
+    return proxy;
+  }
+
+  beforeAll(async () => {
+    fixture = await startRecordingServer();
+    canary = await startRecordingServer();
+  });
+  afterEach(async () => {
+    await Promise.all(proxies.splice(0).map((proxy) => proxy.close()));
+    expect(canary.connections, `canary was reached: ${JSON.stringify(canary.hits)}`).toBe(0);
+  });
+  afterAll(async () => {
+    await Promise.all([fixture.close(), canary.close()]);
+  });
+
+  it('forwards plain http to an allowed host and tunnels CONNECT to it', async () => {
+    const proxy = await startProxy({ allowPrivateHosts: [fixture.hostPort] });
+    const forwarded = await forward(proxy, `${fixture.origin}/page?x=1`);
+    expect(forwarded).toMatchObject({ status: 200, egress: undefined });
+    expect(forwarded.body).toContain('ok /page');
+    const tunnelled = await tunnel(proxy, fixture.hostPort);
+    expect(tunnelled.body).toMatch(/^HTTP\/1\.1 200 OK[\s\S]*ok \/through-tunnel/);
+    expect(fixture.hitsTo('/page')[0]?.headers).not.toHaveProperty('proxy-connection');
+  });
+
+  it('refuses loopback by IP, by name and by a name resolving to loopback, with a marked 403', async () => {
+    const resolver: HostResolver = async () => ['127.0.0.1'];
+    const proxy = await startProxy({ allowPrivateHosts: [fixture.hostPort], resolver });
+    for (const url of [`${canary.origin}/`, `http://localhost:${canary.port}/`, `http://rebind.test:${canary.port}/`, `http://[::ffff:127.0.0.1]:${canary.port}/`]) {
+      const answer = await forward(proxy, url);
+      expect(answer.status, url).toBe(403);
+      expect(proxy.outcomeOf(answer.egress), url).toBe('refused');
+      expect(answer.body, url).toMatch(/loopback|local or internal/);
+    }
+    for (const authority of [canary.hostPort, `rebind.test:${canary.port}`, `[::1]:${canary.port}`]) {
+      const answer = await tunnel(proxy, authority);
+      expect(answer.status, authority).toBe(403);
+      expect(proxy.outcomeOf(answer.egress), authority).toBe('refused');
+    }
+  });
+
+  it('connects to the address it checked: one DNS answer per connection, never a second lookup', async () => {
+    const lookups: string[] = [];
+    // The first answer passes (private networks allowed here); any later one points nowhere useful.
+    const resolver: HostResolver = async (hostname) => {
+      lookups.push(hostname);
+      return lookups.length === 1 ? ['127.0.0.1'] : ['10.255.255.1'];
+    };
+    const proxy = await startProxy({ allowPrivateNetworks: true, resolver });
+    const answer = await forward(proxy, `http://pinned.test:${fixture.port}/pinned`);
+    expect(answer.status).toBe(200);
+    expect(lookups).toEqual(['pinned.test']);
+    expect(fixture.hitsTo('/pinned')).toHaveLength(1);
+  });
+
+  it('refuses a rebinding name whose one answer is loopback even though it is asked only once', async () => {
+    let calls = 0;
+    const resolver: HostResolver = async () => (calls++ === 0 ? ['127.0.0.1'] : ['93.184.215.14']);
+    const proxy = await startProxy({ resolver });
+    const answer = await tunnel(proxy, `rebind.test:${canary.port}`);
+    expect(answer.status).toBe(403);
+    expect(calls).toBe(1);
+  });
+
+  it('answers an unreachable allowed target with a marked 502, not a target status', async () => {
+    const port = await closedPort();
+    const proxy = await startProxy({ allowPrivateHosts: [`127.0.0.1:${port}`] });
+    const answer = await forward(proxy, `http://127.0.0.1:${port}/`);
+    expect(answer.status).toBe(502);
+    expect(proxy.outcomeOf(answer.egress)).toBe('unreachable');
+    expect((await tunnel(proxy, `127.0.0.1:${port}`)).status).toBe(502);
+  });
+
+  it('does not honour a forged egress header from a target', async () => {
+    const proxy = await startProxy({});
+    expect(proxy.outcomeOf('0123456789abcdef0123456789abcdef refused')).toBeUndefined();
+    expect(proxy.outcomeOf(`${proxy.token} refused`)).toBe('refused');
+    expect(proxy.outcomeOf(undefined)).toBeUndefined();
+  });
+
+  it('rejects requests that are not proxy requests', async () => {
+    const proxy = await startProxy({});
+    const { hostname, port } = new URL(proxy.url);
+    const status = await new Promise<number>((resolve, reject) => {
+      request({ host: hostname, port, path: '/not-absolute' }, (res) => {
+        res.resume();
+        resolve(res.statusCode ?? 0);
+      })
+        .on('error', reject)
+        .end();
+    });
+    expect(status).toBe(400);
+  });
+});
