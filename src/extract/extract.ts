@@ -1,0 +1,57 @@
+import type { Page } from 'playwright-core';
+import type { PageExtractOptions, PageExtractOutcome } from './in-page/entry.js';
+import { bundlePageFunction, runPageFunction, siblingModule } from './page-script.js';
+
+/**
+ * Main-content markdown of a loaded page. The work runs inside the page, on the live DOM, where
+ * visibility, computed styles and geometry are known; only the markdown travels back. The
+ * `/v1/web/markdown` route, the AI extraction and the extraction bench all call `extractMarkdown`.
+ */
+
+export interface ExtractOptions {
+  /** The page URL: base for absolute links/images. */
+  url: string;
+  /** Default true: only the main content; false: the whole page (still without script/style). */
+  onlyMainContent?: boolean;
+  /** CSS selectors: when given, only these elements are converted. */
+  includeTags?: string[];
+  /** CSS selectors removed before conversion. */
+  excludeTags?: string[];
+}
+
+export interface ExtractResult {
+  markdown: string;
+  title: string;
+  description: string;
+  /** BCP 47 language of the page (html lang / meta), '' when unknown. */
+  language: string;
+  wordCount: number;
+}
+
+/** A selector in `includeTags` / `excludeTags` that the browser cannot parse (a 422 for callers). */
+export class InvalidSelector extends Error {
+  constructor(readonly selector: string) {
+    super(`Invalid CSS selector: ${selector}`);
+    this.name = 'InvalidSelector';
+  }
+}
+
+const ENTRY = siblingModule(import.meta.url, './in-page/entry');
+
+/** Bundles the in-page extractor (once per process); awaiting it first keeps that out of timings. */
+export function prepareExtractor(): Promise<string> {
+  return bundlePageFunction(ENTRY, 'extractInPage');
+}
+
+export async function extractMarkdown(page: Page, options: ExtractOptions): Promise<ExtractResult> {
+  const script = await prepareExtractor();
+  const argument: PageExtractOptions = {
+    url: options.url,
+    onlyMainContent: options.onlyMainContent ?? true,
+    includeTags: options.includeTags ?? [],
+    excludeTags: options.excludeTags ?? [],
+  };
+  const outcome = await runPageFunction<PageExtractOutcome>(page, script, argument);
+  if ('invalidSelector' in outcome) throw new InvalidSelector(outcome.invalidSelector);
+  return outcome;
+}

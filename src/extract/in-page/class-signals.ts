@@ -1,0 +1,116 @@
+/**
+ * What an element's tag, class, id and role say about it. Class names are split into word tokens
+ * ("post__share-bar" -> post, share, bar; "relatedPosts" -> related, posts) so that a word only
+ * matches whole ("shareholder" is not "share").
+ */
+
+const tokenCache = new WeakMap<Element, string[]>();
+
+export function nameTokens(element: Element): string[] {
+  let tokens = tokenCache.get(element);
+  if (!tokens) {
+    const raw = `${element.getAttribute('class') ?? ''} ${element.id}`;
+    tokens = raw
+      .replace(/([a-z])([A-Z])/g, '$1 $2')
+      .toLowerCase()
+      .split(/[^a-z0-9]+/)
+      .filter((token) => token.length > 0);
+    tokenCache.set(element, tokens);
+  }
+  return tokens;
+}
+
+function hasToken(element: Element, words: ReadonlySet<string>): boolean {
+  return nameTokens(element).some((token) => words.has(token));
+}
+
+/** Site chrome around the content: only pruned outside the main area / article. */
+const CHROME_WORDS = new Set([
+  'header', 'masthead', 'topbar', 'navbar', 'nav', 'navigation', 'menu', 'megamenu', 'submenu', 'menubar', 'footer',
+  'sidebar', 'sidenav', 'offcanvas', 'drawer', 'toolbar', 'announcement', 'skip', 'utility', 'gnav', 'subnav',
+]);
+
+/** Boilerplate that also shows up inside content containers. */
+const BOILERPLATE_WORDS = new Set([
+  'ad', 'ads', 'adv', 'advert', 'advertisement', 'advertising', 'adsense', 'adslot', 'dfp', 'sponsor', 'sponsored',
+  'breadcrumb', 'breadcrumbs', 'crumbs', 'cookie', 'cookies', 'consent', 'gdpr', 'newsletter', 'subscribe',
+  'subscription', 'signup', 'share', 'sharing', 'sharebar', 'social', 'socials', 'related', 'recommended',
+  'recommendations', 'recirculation', 'outbrain', 'taboola', 'popup', 'modal', 'overlay',
+  'pagination', 'pager', 'print', 'rss', 'paywall', 'tooltip', 'sr', 'screenreader', 'visuallyhidden', 'disqus',
+  'filter', 'filters', 'facet', 'facets', 'refinement', 'refinements', 'sort', 'sorting', 'sortby', 'wishlist',
+]);
+
+/** Short controls styled as links or labels. */
+const CONTROL_WORDS = new Set(['btn', 'button', 'cta', 'compare', 'quickview', 'quickshop', 'swatch', 'swatches']);
+
+/** On a product page: what is about other products or other people's opinions. */
+const PRODUCT_EXTRA_WORDS = new Set([
+  'review', 'reviews', 'rating', 'ratings', 'upsell', 'crosssell', 'recently', 'viewed', 'similar', 'bundle',
+  'yotpo', 'okendo', 'jdgm', 'stamped', 'trustpilot', 'bazaarvoice', 'bv', 'reco', 'recs', 'carousel',
+]);
+
+/** Words naming comment sections (content on forums, boilerplate elsewhere). */
+const COMMENT_WORDS = new Set(['comment', 'comments', 'respond', 'replies', 'discussion']);
+
+/** Article furniture: byline, dates, tags, captions. Left out when narrowing to an article body. */
+const ARTICLE_META_WORDS = new Set([
+  'byline', 'author', 'authors', 'dateline', 'timestamp', 'meta', 'tags', 'tag', 'tagcloud', 'categories', 'caption',
+  'credit', 'credits', 'bio', 'subscribe', 'promo', 'inline', 'embed', 'source', 'more', 'readmore', 'next', 'prev',
+  'previous',
+]);
+
+/** Words that mark a content container. */
+const CONTENT_WORDS = new Set([
+  'article', 'content', 'entry', 'hentry', 'main', 'post', 'text', 'body', 'story', 'blog', 'prose', 'markdown',
+  'rte', 'richtext', 'wysiwyg',
+]);
+
+const CHROME_ROLES = new Set(['navigation', 'banner', 'contentinfo', 'complementary', 'search', 'menubar', 'toolbar']);
+const BOILERPLATE_ROLES = new Set(['dialog', 'alertdialog', 'menu', 'tooltip']);
+const CHROME_TAGS = new Set(['nav', 'footer', 'aside', 'header']);
+
+export function hasChromeName(element: Element): boolean {
+  return hasToken(element, CHROME_WORDS);
+}
+
+export function hasBoilerplateName(element: Element): boolean {
+  return hasToken(element, BOILERPLATE_WORDS);
+}
+
+export function hasControlName(element: Element): boolean {
+  return hasToken(element, CONTROL_WORDS);
+}
+
+export function hasProductExtraName(element: Element): boolean {
+  return hasToken(element, PRODUCT_EXTRA_WORDS);
+}
+
+export function hasCommentName(element: Element): boolean {
+  return hasToken(element, COMMENT_WORDS);
+}
+
+export function hasArticleMetaName(element: Element): boolean {
+  return hasToken(element, ARTICLE_META_WORDS);
+}
+
+export function hasContentName(element: Element): boolean {
+  return hasToken(element, CONTENT_WORDS);
+}
+
+export function isChromeElement(element: Element): boolean {
+  const role = element.getAttribute('role');
+  return CHROME_TAGS.has(element.localName) || (role !== null && CHROME_ROLES.has(role));
+}
+
+export function hasBoilerplateRole(element: Element): boolean {
+  const role = element.getAttribute('role');
+  return role !== null && BOILERPLATE_ROLES.has(role);
+}
+
+/** Readability-style class weight: +25 content-like, -25 boilerplate-like. */
+export function classWeight(element: Element): number {
+  let weight = 0;
+  if (hasContentName(element)) weight += 25;
+  if (hasBoilerplateName(element) || hasChromeName(element) || hasCommentName(element)) weight -= 25;
+  return weight;
+}

@@ -1,0 +1,83 @@
+import { findMainContent } from './main-content.js';
+import { type MarkdownContext, toMarkdown } from './markdown.js';
+import { readMetadata } from './metadata.js';
+import { collapseWhitespace, countWords, escapeInline } from './text.js';
+import { documentBase } from './urls.js';
+import { createVisibilityFilter } from './visibility.js';
+
+/** Runs inside the page: the whole extraction, from the live DOM to markdown and metadata. */
+
+export interface PageExtractOptions {
+  url: string;
+  onlyMainContent: boolean;
+  includeTags: string[];
+  excludeTags: string[];
+}
+
+export interface PageExtractResult {
+  markdown: string;
+  title: string;
+  description: string;
+  language: string;
+  wordCount: number;
+}
+
+export type PageExtractOutcome = PageExtractResult | { invalidSelector: string };
+
+function invalidSelector(selectors: string[]): string | undefined {
+  const probe = document.createDocumentFragment();
+  return selectors.find((selector) => {
+    try {
+      probe.querySelector(selector);
+      return false;
+    } catch {
+      return true;
+    }
+  });
+}
+
+/** Elements matching any selector, outermost only, in document order; invalid selectors throw. */
+function selectAll(selectors: string[]): Element[] {
+  const found = new Set<Element>();
+  for (const selector of selectors) for (const element of Array.from(document.querySelectorAll(selector))) found.add(element);
+  const ordered = [...found].sort((a, b) => (a.compareDocumentPosition(b) & Node.DOCUMENT_POSITION_FOLLOWING ? -1 : 1));
+  return ordered.filter((element) => !ordered.some((other) => other !== element && other.contains(element)));
+}
+
+function markdownText(markdown: string): string {
+  return markdown.replace(/!\[[^\]]*\]\([^)]*\)/g, ' ').replace(/\]\([^)]*\)/g, ' ');
+}
+
+function words(text: string): string {
+  return (text.match(/[\p{L}\p{N}_]+/gu) ?? []).join(' ').toLowerCase();
+}
+
+/** A product description only present in structured data (rendered by scripts) goes first. */
+function withStructuredDescription(markdown: string, description: string): string {
+  const text = collapseWhitespace(description.replace(/<[^>]*>/g, ' ')).trim();
+  if (words(text).length < 40) return markdown;
+  const opening = words(text).split(' ').slice(0, 8).join(' ');
+  if (words(markdown).includes(opening)) return markdown;
+  return markdown ? `${escapeInline(text)}\n\n${markdown}` : escapeInline(text);
+}
+
+export function extractInPage(options: PageExtractOptions): PageExtractOutcome {
+  const invalid = invalidSelector([...options.includeTags, ...options.excludeTags]);
+  if (invalid !== undefined) return { invalidSelector: invalid };
+  const visible = createVisibilityFilter();
+  const excluded = new Set(selectAll(options.excludeTags));
+  const body = document.body ?? document.documentElement;
+  let roots: Element[] = [body];
+  let pruned = new Set<Element>();
+  let productDescription = '';
+  if (options.includeTags.length > 0) roots = selectAll(options.includeTags);
+  else if (options.onlyMainContent) {
+    ({ roots, pruned, productDescription } = findMainContent(body, (element) => visible(element) && !excluded.has(element), options.url));
+  }
+  const context: MarkdownContext = {
+    base: documentBase(options.url),
+    keep: (element) => visible(element) && !excluded.has(element) && !pruned.has(element),
+  };
+  const markdown = withStructuredDescription(toMarkdown(roots, context), productDescription);
+  return { markdown, ...readMetadata(), wordCount: countWords(markdownText(markdown)) };
+}

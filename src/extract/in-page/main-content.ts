@@ -1,0 +1,181 @@
+import { discountPruned, nonLinkText, type PruneOptions, pruneBoilerplate } from './boilerplate.js';
+import { classWeight, hasContentName } from './class-signals.js';
+import { isItemList } from './item-lists.js';
+import { type ElementStats, linkDensity, measure, type StatsMap } from './measure.js';
+import { detectPageType, type PageType, readStructuredData, type StructuredData } from './page-type.js';
+
+/**
+ * Finds the page's main content in three steps: the main area (`<main>` when the page has a
+ * real one, else the body) without its boilerplate; the article body inside it, found by
+ * letting prose blocks vote for their ancestors (Readability's idea, on the live DOM, without
+ * changing it); and the choice between the two, by page type and by how much of the area's
+ * text the article body holds.
+ */
+
+export interface MainContent {
+  roots: Element[];
+  /** Elements inside the roots left out of the markdown. */
+  pruned: Set<Element>;
+  pageType: PageType;
+  /** Product description from structured data when the page body does not show it. */
+  productDescription: string;
+}
+
+const HEADINGS = new Set(['h1', 'h2', 'h3', 'h4', 'h5', 'h6']);
+
+function tagWeight(element: Element): number {
+  switch (element.localName) {
+    case 'div': case 'article': case 'main': case 'section': return 5;
+    case 'pre': case 'td': case 'blockquote': return 3;
+    case 'address': case 'ol': case 'ul': case 'dl': case 'dd': case 'dt': case 'li': case 'form': return -3;
+    case 'h1': case 'h2': case 'h3': case 'h4': case 'h5': case 'h6': case 'th': return -5;
+    default: return 0;
+  }
+}
+
+function isProseBlock(element: Element, stats: ElementStats): boolean {
+  if (HEADINGS.has(element.localName) || stats.ownText < 25) return false;
+  return stats.ownLinkText / stats.ownText < 0.5;
+}
+
+/** `<main>` / `role=main` when it holds a fair share of the page's own text. */
+function mainArea(body: Element, stats: StatsMap): Element {
+  let best: Element | undefined;
+  for (const element of Array.from(body.querySelectorAll('main, [role="main"]'))) {
+    if (!stats.has(element)) continue;
+    if (!best || nonLinkText(stats.get(element)) > nonLinkText(stats.get(best))) best = element;
+  }
+  if (best && nonLinkText(stats.get(best)) >= 0.25 * nonLinkText(stats.get(body))) return best;
+  return body;
+}
+
+/** Elements under `root` that are measured and not pruned, in document order. */
+function liveElements(root: Element, stats: StatsMap, pruned: Set<Element>): Element[] {
+  const live: Element[] = [];
+  const visit = (element: Element) => {
+    live.push(element);
+    for (let child = element.firstElementChild; child; child = child.nextElementSibling) {
+      if (stats.has(child) && !pruned.has(child)) visit(child);
+    }
+  };
+  visit(root);
+  return live;
+}
+
+function scoreCandidates(area: Element, live: Element[], stats: StatsMap): Map<Element, number> {
+  const scores = new Map<Element, number>();
+  for (const element of live) {
+    const own = stats.get(element);
+    if (!own || !isProseBlock(element, own)) continue;
+    const blockScore = 1 + own.ownCommas + Math.min(Math.floor(own.ownText / 100), 3);
+    let ancestor = element.parentElement;
+    for (let level = 0; ancestor && level < 5; level++, ancestor = ancestor.parentElement) {
+      if (!scores.has(ancestor)) scores.set(ancestor, tagWeight(ancestor) + classWeight(ancestor));
+      const divider = level === 0 ? 1 : level === 1 ? 2 : level * 3;
+      scores.set(ancestor, (scores.get(ancestor) ?? 0) + blockScore / divider);
+      if (ancestor === area) break;
+    }
+  }
+  for (const [element, score] of scores) scores.set(element, score * (1 - linkDensity(stats.get(element))));
+  return scores;
+}
+
+function bestCandidate(scores: Map<Element, number>, area: Element): Element {
+  let best: Element = area;
+  let bestScore = -Infinity;
+  for (const [element, score] of scores) {
+    if (score > bestScore && area.contains(element)) {
+      best = element;
+      bestScore = score;
+    }
+  }
+  return best;
+}
+
+/** Climbs past wrappers that add nothing, and to a parent that scores better. */
+function climb(top: Element, scores: Map<Element, number>, stats: StatsMap, area: Element): Element {
+  let candidate = top;
+  let lastScore = scores.get(top) ?? 0;
+  for (let parent = top.parentElement; parent && candidate !== area; parent = parent.parentElement) {
+    const parentText = stats.get(parent)?.text ?? 0;
+    if (parentText <= (stats.get(candidate)?.text ?? 0) * 1.05) {
+      candidate = parent;
+      continue;
+    }
+    if (parent === area) break;
+    const score = scores.get(parent);
+    if (score === undefined) continue;
+    if (score < lastScore / 3) break;
+    if (score > lastScore) return parent;
+    lastScore = score;
+  }
+  return candidate;
+}
+
+/** Siblings of the top candidate that carry content too (a split article body). */
+function withSiblings(top: Element, scores: Map<Element, number>, stats: StatsMap, pruned: Set<Element>): Element[] {
+  const parent = top.parentElement;
+  if (!parent || top.localName === 'body') return [top];
+  const topScore = scores.get(top) ?? 0;
+  const threshold = Math.max(10, topScore * 0.2);
+  const roots: Element[] = [];
+  for (let sibling = parent.firstElementChild; sibling; sibling = sibling.nextElementSibling) {
+    const own = stats.get(sibling);
+    if (sibling === top) roots.push(sibling);
+    else if (!own || pruned.has(sibling)) continue;
+    else if ((scores.get(sibling) ?? 0) + (hasContentName(sibling) ? 0.2 * topScore : 0) >= threshold) roots.push(sibling);
+    else if (sibling.localName === 'p' && own.text > 80 && linkDensity(own) < 0.25) roots.push(sibling);
+  }
+  return roots;
+}
+
+/** Narrow to the article body when the page is prose-shaped and that body holds most of it. */
+function narrowingThreshold(pageType: PageType): number {
+  switch (pageType) {
+    case 'article': return 0.4;
+    case 'docs': return 0.5;
+    case 'other': return 0.65;
+    default: return Infinity;
+  }
+}
+
+function rootsText(roots: Element[], stats: StatsMap): number {
+  return roots.reduce((sum, root) => sum + nonLinkText(stats.get(root)), 0);
+}
+
+/** Prunes article furniture inside the article body, unless that would gut it (then it was not one). */
+function pruneArticleBody(roots: Element[], stats: StatsMap, options: PruneOptions, pruned: Set<Element>): void {
+  const before = rootsText(roots, stats);
+  const added = pruneBoilerplate(roots, stats, { ...options, articleBody: true }, pruned);
+  discountPruned(added, stats);
+  if (rootsText(roots, stats) >= before * 0.5) return;
+  discountPruned(added, stats, -1);
+  for (const element of added) pruned.delete(element);
+}
+
+export function findMainContent(body: Element, keep: (element: Element) => boolean, url: string): MainContent {
+  const stats = measure(body, keep);
+  const data = readStructuredData();
+  const pageType = detectPageType(data, url);
+  const area = mainArea(body, stats);
+  const pruned = new Set<Element>();
+  const areaOptions: PruneOptions = {
+    includesChrome: area === body,
+    keepComments: pageType === 'forum',
+    productPage: pageType === 'product',
+    articleBody: false,
+  };
+  discountPruned(pruneBoilerplate([area], stats, areaOptions, pruned), stats);
+  const scores = scoreCandidates(area, liveElements(area, stats, pruned), stats);
+  const candidate = climb(bestCandidate(scores, area), scores, stats, area);
+  const roots = withSiblings(candidate, scores, stats, pruned);
+  const narrow =
+    rootsText(roots, stats) >= narrowingThreshold(pageType) * nonLinkText(stats.get(area)) && !isItemList(candidate, stats, 4);
+  if (!narrow) return { roots: [area], pruned, pageType, productDescription: productDescription(pageType, data) };
+  pruneArticleBody(roots, stats, areaOptions, pruned);
+  return { roots, pruned, pageType, productDescription: productDescription(pageType, data) };
+}
+
+function productDescription(pageType: PageType, data: StructuredData): string {
+  return pageType === 'product' ? data.productDescription : '';
+}

@@ -1,0 +1,317 @@
+import { serializeTable } from './markdown-table.js';
+import { collapseWhitespace, escapeInline, escapeLineStart } from './text.js';
+import { absoluteUrl, imageSource } from './urls.js';
+
+/**
+ * DOM -> GitHub-flavoured markdown, reading the live DOM without changing it. Block structure is
+ * built bottom-up as strings: a container's children become a list of blocks (paragraphs,
+ * headings, lists, tables, code, quotes) joined by blank lines.
+ */
+
+export interface MarkdownContext {
+  /** Base URL for links and images (the page URL, or its `<base href>`). */
+  base: string;
+  /** False for elements whose whole subtree is left out (hidden, boilerplate, excluded). */
+  keep(element: Element): boolean;
+}
+
+/** Marks a `<br>` inside inline text until the paragraph is finished. */
+const HARD_BREAK = '\u0000';
+
+export const BLOCK_TAGS = new Set([
+  'address', 'article', 'aside', 'blockquote', 'body', 'center', 'dd', 'details', 'dialog', 'dir', 'div', 'dl', 'dt',
+  'fieldset', 'figcaption', 'figure', 'footer', 'form', 'h1', 'h2', 'h3', 'h4', 'h5', 'h6', 'header', 'hgroup',
+  'hr', 'li', 'main', 'menu', 'nav', 'ol', 'p', 'pre', 'search', 'section', 'summary', 'table', 'tbody', 'td',
+  'tfoot', 'th', 'thead', 'tr', 'ul', 'caption', 'legend', 'listing', 'xmp', 'plaintext',
+]);
+
+const BLOCK_SELECTOR = [...BLOCK_TAGS].join(',');
+
+/** Converts the children of `root` (or `root` itself when it is a block) to markdown. */
+export function toMarkdown(roots: Element[], context: MarkdownContext): string {
+  const parts: string[] = [];
+  for (const root of roots) parts.push(...elementBlocks(root, context));
+  return finishDocument(parts.join('\n\n'));
+}
+
+function finishDocument(markdown: string): string {
+  return markdown
+    .split('\n')
+    .map((line) => (line.endsWith('  ') && line.trim() ? line.replace(/\s+$/, '  ') : line.replace(/\s+$/, '')))
+    .join('\n')
+    .replace(/\n{3,}/g, '\n\n')
+    .trim();
+}
+
+function isBlockElement(element: Element): boolean {
+  return BLOCK_TAGS.has(element.localName);
+}
+
+function hasBlockDescendant(element: Element): boolean {
+  return element.querySelector(BLOCK_SELECTOR) !== null;
+}
+
+/** The blocks of one element, dispatched on its tag. */
+export function elementBlocks(element: Element, context: MarkdownContext): string[] {
+  if (!context.keep(element)) return [];
+  switch (element.localName) {
+    case 'h1': case 'h2': case 'h3': case 'h4': case 'h5': case 'h6':
+      return heading(element, context);
+    case 'ul': case 'ol': case 'menu': case 'dir':
+      return nonEmpty(list(element, context));
+    case 'li':
+      return nonEmpty(listItem(element, context, '-'));
+    case 'pre': case 'xmp': case 'listing': case 'plaintext':
+      return nonEmpty(codeBlock(element));
+    case 'blockquote':
+      return nonEmpty(quote(element, context));
+    case 'table':
+      return serializeTable(element as HTMLTableElement, context, childBlocks);
+    case 'hr':
+      return ['---'];
+    case 'dt':
+      return nonEmpty(emphasised(element, context));
+    default:
+      return childBlocks(element, context);
+  }
+}
+
+function nonEmpty(block: string): string[] {
+  return block.trim() ? [block] : [];
+}
+
+/** Walks the child nodes: inline runs become paragraphs, block children their own blocks. */
+export function childBlocks(parent: Element, context: MarkdownContext): string[] {
+  const blocks: string[] = [];
+  let inline = '';
+  const flush = () => {
+    const paragraph = finishParagraph(inline);
+    if (paragraph) blocks.push(paragraph);
+    inline = '';
+  };
+  for (let node = parent.firstChild; node; node = node.nextSibling) {
+    if (node.nodeType === Node.TEXT_NODE) {
+      inline += escapeInline(node.nodeValue ?? '');
+    } else if (node.nodeType === Node.ELEMENT_NODE) {
+      const element = node as Element;
+      if (!context.keep(element)) continue;
+      if (isBlockElement(element) || (element.localName !== 'a' && hasBlockDescendant(element))) {
+        flush();
+        blocks.push(...elementBlocks(element, context));
+      } else if (element.localName === 'a' && hasBlockDescendant(element)) {
+        flush();
+        blocks.push(...linkedBlocks(element as HTMLAnchorElement, context));
+      } else {
+        inline += inlineMarkdown(element, context);
+      }
+    }
+  }
+  flush();
+  return blocks;
+}
+
+function finishParagraph(inline: string): string {
+  const lines = collapseWhitespace(inline)
+    .split(HARD_BREAK)
+    .map((line) => line.trim())
+    .filter((line) => line.length > 0);
+  return lines.map(escapeLineStart).join('  \n');
+}
+
+/** An `<a>` around blocks (a card): the blocks, with the first heading or paragraph linked. */
+function linkedBlocks(anchor: HTMLAnchorElement, context: MarkdownContext): string[] {
+  const blocks = childBlocks(anchor, context);
+  const href = linkTarget(anchor, context);
+  if (!href) return blocks;
+  const index = blocks.findIndex((block) => /^(#{1,6} )?[^\s#>|`!-]/.test(block) && !block.includes('\n'));
+  if (index < 0) return blocks;
+  const block = blocks[index] ?? '';
+  const prefix = /^#{1,6} /.exec(block)?.[0] ?? '';
+  blocks[index] = `${prefix}[${block.slice(prefix.length)}](${href})`;
+  return blocks;
+}
+
+function heading(element: Element, context: MarkdownContext): string[] {
+  const text = singleLine(inlineChildren(element, context));
+  if (!text) return [];
+  return [`${'#'.repeat(Number(element.localName[1]))} ${text}`];
+}
+
+function emphasised(element: Element, context: MarkdownContext): string {
+  const text = singleLine(inlineChildren(element, context));
+  return text ? `**${text}**` : '';
+}
+
+function singleLine(inline: string): string {
+  return collapseWhitespace(inline.split(HARD_BREAK).join(' ')).trim();
+}
+
+function list(element: Element, context: MarkdownContext): string {
+  const ordered = element.localName === 'ol';
+  let number = ordered ? Number((element as HTMLOListElement).start) || 1 : 0;
+  const items: string[] = [];
+  for (let child = element.firstElementChild; child; child = child.nextElementSibling) {
+    if (!context.keep(child)) continue;
+    const isNestedList = child.localName === 'ul' || child.localName === 'ol';
+    if (isNestedList && items.length > 0) {
+      items[items.length - 1] += `\n${indent(list(child, context), '  ')}`;
+      continue;
+    }
+    const marker = ordered ? `${number}.` : '-';
+    const item = child.localName === 'li' ? listItem(child, context, marker) : listItem(child, context, marker);
+    if (!item) continue;
+    items.push(item);
+    number++;
+  }
+  return items.join('\n');
+}
+
+function listItem(element: Element, context: MarkdownContext, marker: string): string {
+  const content = elementBlocksAsContainer(element, context).join('\n').trim();
+  if (!content) return '';
+  const [first = '', ...rest] = content.split('\n');
+  const pad = ' '.repeat(marker.length + 1);
+  return [`${marker} ${first}`, ...rest.map((line) => (line ? pad + line : line))].join('\n');
+}
+
+/** Like `elementBlocks`, but always treats the element as a plain container (for list items). */
+function elementBlocksAsContainer(element: Element, context: MarkdownContext): string[] {
+  return childBlocks(element, context);
+}
+
+function indent(text: string, pad: string): string {
+  return text
+    .split('\n')
+    .map((line) => (line ? pad + line : line))
+    .join('\n');
+}
+
+function quote(element: Element, context: MarkdownContext): string {
+  const inner = childBlocks(element, context).join('\n\n').trim();
+  if (!inner) return '';
+  return inner
+    .split('\n')
+    .map((line) => (line ? `> ${line}` : '>'))
+    .join('\n');
+}
+
+const LANGUAGE_CLASS = /(?:^|\s)(?:language|lang|highlight-source|highlight|brush:?\s*|syntax)-([a-z0-9_+#.-]+)/i;
+
+function codeLanguage(element: Element): string {
+  const code = element.querySelector('code');
+  for (const candidate of [element, code, element.parentElement, element.parentElement?.parentElement]) {
+    if (!candidate) continue;
+    const fromData = candidate.getAttribute('data-lang') ?? candidate.getAttribute('data-language');
+    if (fromData && /^[\w+#.-]{1,30}$/.test(fromData)) return fromData.toLowerCase();
+    const match = LANGUAGE_CLASS.exec(candidate.getAttribute('class') ?? '');
+    if (match?.[1] && !/^(none|plain|text|nohighlight|plaintext)$/i.test(match[1])) return match[1].toLowerCase();
+  }
+  return '';
+}
+
+function codeText(element: Element): string {
+  let text = '';
+  const walk = (node: Node) => {
+    for (let child = node.firstChild; child; child = child.nextSibling) {
+      if (child.nodeType === Node.TEXT_NODE) text += child.nodeValue ?? '';
+      else if (child.nodeType === Node.ELEMENT_NODE) {
+        const name = (child as Element).localName;
+        if (name === 'br') text += '\n';
+        else if (name !== 'script' && name !== 'style' && name !== 'button') walk(child);
+        if ((name === 'div' || name === 'p') && !text.endsWith('\n')) text += '\n';
+      }
+    }
+  };
+  walk(element);
+  return text.replace(/^\n+|\s+$/g, '');
+}
+
+function codeBlock(element: Element): string {
+  const text = codeText(element);
+  if (!text.trim()) return '';
+  const longestRun = Math.max(2, ...(text.match(/`+/g) ?? []).map((run) => run.length));
+  const fence = '`'.repeat(longestRun + 1);
+  return `${fence}${codeLanguage(element)}\n${text}\n${fence}`;
+}
+
+/** Inline markdown of an element's children (text and inline elements). */
+export function inlineChildren(element: Element, context: MarkdownContext): string {
+  let out = '';
+  for (let node = element.firstChild; node; node = node.nextSibling) {
+    if (node.nodeType === Node.TEXT_NODE) out += escapeInline(node.nodeValue ?? '');
+    else if (node.nodeType === Node.ELEMENT_NODE && context.keep(node as Element)) {
+      out += inlineMarkdown(node as Element, context);
+    }
+  }
+  return out;
+}
+
+function wrap(inner: string, mark: string): string {
+  const match = /^(\s*)([\s\S]*?)(\s*)$/.exec(inner);
+  const [, lead = '', body = '', trail = ''] = match ?? [];
+  if (!body) return inner;
+  return `${lead}${mark}${body}${mark}${trail}`;
+}
+
+function inlineCode(element: Element): string {
+  const text = collapseWhitespace(element.textContent ?? '');
+  if (!text.trim()) return text;
+  const longestRun = Math.max(0, ...(text.match(/`+/g) ?? []).map((run) => run.length));
+  const ticks = '`'.repeat(longestRun + 1);
+  const pad = text.startsWith('`') || text.endsWith('`') ? ' ' : '';
+  return `${ticks}${pad}${text}${pad}${ticks}`;
+}
+
+function linkTarget(anchor: Element, context: MarkdownContext): string {
+  const href = anchor.getAttribute('href');
+  if (!href || /^\s*(javascript|data|vbscript):/i.test(href) || href.trim().startsWith('#')) return '';
+  return absoluteUrl(href, context.base);
+}
+
+function link(anchor: Element, context: MarkdownContext): string {
+  const inner = inlineChildren(anchor, context);
+  const href = linkTarget(anchor, context);
+  const text = singleLine(inner);
+  if (!text) return '';
+  if (!href) return inner;
+  const match = /^(\s*)[\s\S]*?(\s*)$/.exec(collapseWhitespace(inner));
+  return `${match?.[1] ?? ''}[${text}](${href.replace(/[()\s]/g, encodeURIComponent)})${match?.[2] ?? ''}`;
+}
+
+function isPixel(element: Element): boolean {
+  const width = element.getAttribute('width');
+  const height = element.getAttribute('height');
+  return width === '0' || width === '1' || height === '0' || height === '1';
+}
+
+function image(element: Element, context: MarkdownContext): string {
+  if (isPixel(element)) return '';
+  const source = imageSource(element, context.base);
+  if (!source) return '';
+  const alt = singleLine(escapeInline((element.getAttribute('alt') ?? '').replace(/[[\]]/g, '')));
+  return `![${alt}](${source.replace(/[()\s]/g, encodeURIComponent)})`;
+}
+
+/** Inline markdown of one inline element. */
+export function inlineMarkdown(element: Element, context: MarkdownContext): string {
+  switch (element.localName) {
+    case 'br':
+      return HARD_BREAK;
+    case 'a':
+      return link(element, context);
+    case 'img':
+      return image(element, context);
+    case 'strong': case 'b':
+      return wrap(inlineChildren(element, context), '**');
+    case 'em': case 'i': case 'cite': case 'dfn':
+      return wrap(inlineChildren(element, context), '*');
+    case 'del': case 's': case 'strike':
+      return wrap(inlineChildren(element, context), '~~');
+    case 'code': case 'kbd': case 'samp': case 'tt':
+      return inlineCode(element);
+    case 'wbr':
+      return '';
+    default:
+      return inlineChildren(element, context);
+  }
+}

@@ -1,0 +1,101 @@
+/**
+ * What kind of page this is, from structured data first (JSON-LD, microdata, Open Graph), then
+ * from the generator and the URL. The kind decides how wide the main content is taken: an
+ * article is its body; a product, listing or forum page is its whole main area.
+ */
+
+export type PageType = 'article' | 'product' | 'listing' | 'forum' | 'docs' | 'other';
+
+export interface StructuredData {
+  /** Every schema.org @type seen in JSON-LD and microdata. */
+  types: Map<string, number>;
+  /** Description of the single product the page is about, if any. */
+  productDescription: string;
+}
+
+const ARTICLE_TYPES = ['Article', 'NewsArticle', 'BlogPosting', 'Report', 'ScholarlyArticle', 'LiveBlogPosting', 'OpinionNewsArticle', 'AnalysisNewsArticle', 'ReportageNewsArticle', 'SocialMediaPosting', 'Recipe', 'HowTo'];
+const PRODUCT_TYPES = ['Product', 'ProductGroup', 'IndividualProduct', 'ProductModel', 'Vehicle', 'Car', 'SoftwareApplication', 'Course'];
+const LISTING_PAGE_TYPES = ['CollectionPage', 'SearchResultsPage'];
+const LISTING_TYPES = ['ItemList', 'OfferCatalog'];
+const FORUM_TYPES = ['DiscussionForumPosting', 'QAPage'];
+const FORUM_GENERATORS = /discourse|xenforo|vbulletin|phpbb|invision|flarum|nodebb|mybb|simple machines|vanilla|lemmy|discuz/i;
+const DOCS_GENERATORS = /docusaurus|sphinx|mkdocs|gitbook|vitepress|vuepress|docsy|starlight|nextra|mintlify|readthedocs|rustdoc|javadoc|doxygen|hugo-book|antora|docfx/i;
+const FORUM_PATH = /\/(t|threads?|topics?|forums?|community|discussions?|questions)\/|viewtopic|showthread|\/r\/[^/]+\/comments\//i;
+const DOCS_PATH = /\/(docs?|documentation|reference|manual|api|guides?|handbook|learn|tutorials?)(\/|$)|\.readthedocs\./i;
+const PRODUCT_PATH = /\/(products?|p|dp|item|pdp|shop\/[^/]+\/[^/]+)\//i;
+const LISTING_PATH = /\/(collections?|category|categories|c|shop|browse|search|tags?|topics)(\/|$)/i;
+
+function addType(types: Map<string, number>, value: unknown): void {
+  for (const type of Array.isArray(value) ? value : [value]) {
+    if (typeof type === 'string') {
+      const name = type.replace(/^https?:\/\/schema\.org\//, '');
+      types.set(name, (types.get(name) ?? 0) + 1);
+    }
+  }
+}
+
+function walkJsonLd(node: unknown, data: StructuredData, depth: number): void {
+  if (depth > 8 || node === null || typeof node !== 'object') return;
+  if (Array.isArray(node)) {
+    for (const item of node) walkJsonLd(item, data, depth + 1);
+    return;
+  }
+  const record = node as Record<string, unknown>;
+  addType(data.types, record['@type']);
+  const type = record['@type'];
+  const isProduct = (Array.isArray(type) ? type : [type]).some((t) => typeof t === 'string' && PRODUCT_TYPES.includes(t));
+  if (isProduct && typeof record.description === 'string' && record.description.length > data.productDescription.length) {
+    data.productDescription = record.description;
+  }
+  for (const key of ['@graph', 'mainEntity', 'itemListElement', 'hasPart', 'item', 'hasVariant']) {
+    if (key in record) walkJsonLd(record[key], data, depth + 1);
+  }
+}
+
+export function readStructuredData(): StructuredData {
+  const data: StructuredData = { types: new Map(), productDescription: '' };
+  for (const script of Array.from(document.querySelectorAll('script[type="application/ld+json" i]'))) {
+    try {
+      walkJsonLd(JSON.parse(script.textContent ?? ''), data, 0);
+    } catch {
+      // A broken JSON-LD block says nothing.
+    }
+  }
+  for (const element of Array.from(document.querySelectorAll('[itemtype]'))) {
+    addType(data.types, (element.getAttribute('itemtype') ?? '').trim().split(/\s+/)[0]);
+  }
+  return data;
+}
+
+function count(types: Map<string, number>, names: string[]): number {
+  return names.reduce((sum, name) => sum + (types.get(name) ?? 0), 0);
+}
+
+function metaContent(selector: string): string {
+  return document.querySelector(selector)?.getAttribute('content')?.toLowerCase() ?? '';
+}
+
+export function detectPageType(data: StructuredData, url: string): PageType {
+  const path = (() => {
+    try {
+      return new URL(url).pathname;
+    } catch {
+      return '';
+    }
+  })();
+  const ogType = metaContent('meta[property="og:type"]');
+  const generator = metaContent('meta[name="generator"]');
+  const products = count(data.types, PRODUCT_TYPES);
+  if (count(data.types, FORUM_TYPES) > 0 || FORUM_GENERATORS.test(generator)) return 'forum';
+  if (count(data.types, LISTING_PAGE_TYPES) > 0) return 'listing';
+  if (count(data.types, ARTICLE_TYPES) > 0) return 'article';
+  if (products === 1 || ogType.startsWith('product')) return 'product';
+  if (count(data.types, LISTING_TYPES) > 0 || products > 2) return 'listing';
+  if (count(data.types, ['TechArticle', 'APIReference']) > 0 || DOCS_GENERATORS.test(generator)) return 'docs';
+  if (FORUM_PATH.test(path)) return 'forum';
+  if (DOCS_PATH.test(path)) return 'docs';
+  if (PRODUCT_PATH.test(path)) return 'product';
+  if (LISTING_PATH.test(path)) return 'listing';
+  if (ogType === 'article') return 'article';
+  return 'other';
+}

@@ -1,0 +1,36 @@
+/** Text helpers shared by the in-page modules (no DOM access here). */
+
+const WHITESPACE_RUN = /[ \t\n\r\f\u00a0]+/g;
+
+export function collapseWhitespace(text: string): string {
+  return text.replace(WHITESPACE_RUN, ' ');
+}
+
+/** Markdown-escapes inline text: emphasis, code, link and HTML openers; `_` only at word edges. */
+export function escapeInline(text: string): string {
+  return text
+    .replace(/[\\*`[\]]/g, '\\$&')
+    .replace(/(?<![\p{L}\p{N}])_|_(?![\p{L}\p{N}])/gu, '\\_')
+    .replace(/<(?=[a-zA-Z/!])/g, '\\<');
+}
+
+/** Escapes what would turn the start of a paragraph line into block syntax. */
+export function escapeLineStart(line: string): string {
+  return line
+    .replace(/^(\s*)([#>+-])(?=\s|$)/, '$1\\$2')
+    .replace(/^(\s*)(#{1,6})(?=\s)/, '$1\\$2')
+    .replace(/^(\s*\d{1,9})([.)])(?=\s|$)/, '$1\\$2')
+    .replace(/^(\s*)([=-]{3,}\s*)$/, '$1\\$2')
+    .replace(/^(\s*)(~{3,})/, '$1\\$2');
+}
+
+const WORD = /[\p{L}\p{N}_]+/gu;
+
+export function countWords(text: string): number {
+  return text.match(WORD)?.length ?? 0;
+}
+
+/** Visible text length without whitespace runs, the unit all content scores use. */
+export function textWeight(text: string): number {
+  return collapseWhitespace(text).trim().length;
+}

@@ -1,0 +1,52 @@
+/**
+ * What is never content, and what the browser does not show. Computed styles come from the live
+ * page, so content hidden by the site's CSS (closed menus, modals, off-canvas panels) is left out.
+ */
+
+const NEVER_CONTENT = new Set([
+  'script', 'style', 'template', 'svg', 'iframe', 'frame', 'frameset', 'object', 'embed', 'canvas',
+  'video', 'audio', 'select', 'option', 'optgroup', 'textarea', 'input', 'head', 'link', 'meta', 'title', 'base',
+  'map', 'area', 'datalist', 'source', 'track', 'param', 'slot', 'math-field',
+]);
+
+/**
+ * With scripts on, `<noscript>` holds unparsed text Chromium does not show; with scripts off (the
+ * stored pages of the bench) it holds parsed elements, and they are what the page shows.
+ */
+function isRawNoscript(element: Element): boolean {
+  return element.localName === 'noscript' && element.firstElementChild === null;
+}
+
+/** Buttons are controls, except the toggles of accordions (an FAQ question is often one). */
+function isControlButton(element: Element): boolean {
+  return element.localName === 'button' && !element.hasAttribute('aria-expanded') && !element.hasAttribute('aria-controls');
+}
+
+export function isNeverContent(element: Element): boolean {
+  return NEVER_CONTENT.has(element.localName) || isControlButton(element) || isRawNoscript(element);
+}
+
+/**
+ * Hidden by the page: `hidden` or `display: none` (on the element or an ancestor).
+ * `checkVisibility` is the fast path; it also says false for boxless `display: contents` and for
+ * the content of closed `<details>` (content, shown on a click), so those get a second look.
+ * `visibility: hidden` is not followed: pages hide their whole body that way until their
+ * scripts or stylesheets arrive, and menus hidden that way are pruned as navigation anyway.
+ */
+export function isHidden(element: Element): boolean {
+  if (element.checkVisibility()) return false;
+  return getComputedStyle(element).display === 'none';
+}
+
+/** Elements kept at all (both modes): memoised so each element's style is read once. */
+export function createVisibilityFilter(): (element: Element) => boolean {
+  const verdicts = new Map<Element, boolean>();
+  return (element) => {
+    let keep = verdicts.get(element);
+    if (keep === undefined) {
+      keep = !isNeverContent(element) && !isHidden(element);
+      verdicts.set(element, keep);
+    }
+    return keep;
+  };
+}
