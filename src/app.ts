@@ -5,8 +5,15 @@ import { adminRoutes } from './accounts/admin.routes.js';
 import { userRoutes } from './accounts/user.routes.js';
 import { apiKeyRoutes } from './auth/api-keys.routes.js';
 import { authRoutes, registerAuthDocs } from './auth/auth.routes.js';
+import { captionsRoutes } from './captions/captions.routes.js';
 import type { AppContext } from './container.js';
+import { fileServingRoutes } from './files/files.routes.js';
+import { fileApiRoutes } from './files/file-api.routes.js';
+import { clearCacheRoutes } from './cache/clear-cache.routes.js';
 import { healthRoutes } from './health.routes.js';
+import { captureRoutes } from './web/capture.routes.js';
+import { pageRoutes } from './web/page.routes.js';
+import { scrapeRoutes } from './web/scrape.routes.js';
 import type { AppEnv } from './http/context.js';
 import { handleError, handleNotFound } from './http/error-handler.js';
 import { AppError } from './http/errors.js';
@@ -14,6 +21,7 @@ import { identify, requireAuth } from './http/guards.js';
 import { requestContext } from './http/request-context.js';
 import type { RouteDeps } from './http/route-deps.js';
 import { installZodMessages, validationHook } from './http/validation.js';
+import { searchRoutes } from './search/search.routes.js';
 
 /** The HTTP application: middleware order, route mounting and the API description. */
 export function createApp(ctx: AppContext) {
@@ -39,9 +47,17 @@ export function createApp(ctx: AppContext) {
 
   app.route('/', healthRoutes(ctx));
   app.route('/', authRoutes(ctx));
+  app.route('/', fileServingRoutes(ctx));
   app.route('/', userRoutes(deps));
   app.route('/', apiKeyRoutes(deps));
   app.route('/', adminRoutes(deps));
+  app.route('/', captureRoutes(deps));
+  app.route('/', pageRoutes(deps));
+  app.route('/', scrapeRoutes(deps));
+  app.route('/', searchRoutes(deps));
+  app.route('/', captionsRoutes(deps));
+  app.route('/', fileApiRoutes(deps));
+  app.route('/', clearCacheRoutes(deps));
 
   app.openAPIRegistry.registerComponent('securitySchemes', 'bearerAuth', {
     type: 'http',

@@ -10,11 +10,31 @@ import { type Auth, createAuth } from './auth/auth.js';
 import { ApiKeyService } from './auth/api-keys.service.js';
 import { Authenticator } from './auth/authenticator.js';
 import { createLogMailer, createSmtpMailer, type Mailer } from './auth/mailer.js';
+import { createBrowserEngine } from './browser/browser-engine.js';
+import type { BrowserPool } from './browser/browser-pool.js';
 import type { Config } from './config.js';
 import { type DatabaseHandle, openDatabase } from './db/database.js';
 import { migrate } from './db/migrations.js';
+import type { BlobStore } from './files/blob-store.js';
+import { FileService } from './files/file.service.js';
+import { LocalBlobStore } from './files/local-blob-store.js';
+import { FileSweeper } from './files/file-sweeper.js';
+import { RedisConnection } from './redis/redis-connection.js';
+import { RedisRateLimiter } from './limits/redis-rate-limiter.js';
+import { RedisConcurrencyLimiter } from './limits/redis-concurrency-limiter.js';
+import { RedisResultCache } from './cache/redis-result-cache.js';
 import { MemoryRateLimiter } from './limits/memory-rate-limiter.js';
+import { MemoryResultCache } from './cache/memory-result-cache.js';
+import type { ResultCache } from './cache/result-cache.js';
+import type { ConcurrencyLimiter } from './limits/concurrency-limiter.js';
+import { MemoryConcurrencyLimiter } from './limits/memory-concurrency-limiter.js';
+import { WebOperationRunner } from './web/web-operation.js';
 import type { RateLimiter } from './limits/rate-limiter.js';
+import type { AddressPolicy, HostResolver } from './net/address-policy.js';
+import type { GuardedFetcher } from './net/guarded-fetch.js';
+import { CaptionsService } from './captions/captions.service.js';
+import { YouTubeClient } from './captions/youtube-client.js';
+import { createSearchProviders, SearchService } from './search/search.service.js';
 
 /** Everything a running Pluck holds, built once per process. */
 export interface AppContext {
@@ -29,6 +49,24 @@ export interface AppContext {
   accounts: AccountService;
   billing: Billing;
   rateLimiter: RateLimiter;
+  blobs: BlobStore;
+  files: FileService;
+  /** Removes expired files; the server starts its schedule (FILE_SWEEP_INTERVAL_SECONDS). */
+  fileSweeper: FileSweeper;
+  /** Present when REDIS_URL is set: limiters and cache are then shared by every instance. */
+  redis: RedisConnection | undefined;
+  cache: ResultCache;
+  concurrency: ConcurrencyLimiter;
+  /** The shared path of every page operation. */
+  web: WebOperationRunner;
+  search: SearchService;
+  captions: CaptionsService;
+  /** The SSRF policy every caller-chosen URL passes. */
+  addressPolicy: AddressPolicy;
+  /** The Chromium pool (PageRunner); Chromium starts on first use. */
+  browser: BrowserPool;
+  /** fetch for server-side calls to caller-influenced URLs. */
+  guardedFetch: GuardedFetcher;
 }
 
 /** Parts a test or an embedding program may supply instead of the defaults. */
@@ -36,13 +74,19 @@ export interface ContextOverrides {
   logger?: Logger;
   mailer?: Mailer;
   rateLimiter?: RateLimiter;
+  cache?: ResultCache;
+  concurrency?: ConcurrencyLimiter;
+  /** DNS for the address policy and egress proxy: tests point names at loopback with it. */
+  hostResolver?: HostResolver;
 }
 
 /** The composition root: picks each implementation from config, runs migrations. */
 export async function createContext(config: Config, overrides: ContextOverrides = {}): Promise<AppContext> {
   const logger = overrides.logger ?? pino({ level: config.logLevel, redact: ['req.headers.authorization', '*.key', '*.password'] });
   const database = openDatabase({ databaseUrl: config.databaseUrl, dataDir: config.dataDir });
+  const redis = config.redisUrl ? new RedisConnection(config.redisUrl, config.redis, logger) : undefined;
   try {
+    await redis?.connect();
     const mailer = overrides.mailer ?? (config.smtpUrl ? createSmtpMailer(config.smtpUrl, config.mailFrom) : createLogMailer(logger));
     const credits = new CreditStore(database.db);
     const secret = config.authSecret ?? readOrCreateSecret(config.dataDir, database.dialect);
@@ -62,18 +106,60 @@ export async function createContext(config: Config, overrides: ContextOverrides 
     });
     const authenticator = new Authenticator(auth, database.db, config);
     accounts = new AccountService(database.db, credits, config, database.dialect);
-    const rateLimiter = overrides.rateLimiter ?? new MemoryRateLimiter();
+    const rateLimiter = overrides.rateLimiter ?? (redis ? new RedisRateLimiter(redis) : new MemoryRateLimiter());
     const apiKeys = new ApiKeyService(auth, database.db);
     const billing = new Billing(credits, accounts);
-    return { config, logger, database, mailer, auth, authenticator, apiKeys, credits, accounts, billing, rateLimiter };
+    const blobs = new LocalBlobStore(join(config.dataDir, 'blobs'));
+    const files = new FileService(database.db, blobs, config);
+    const engine = createBrowserEngine(config, logger, overrides.hostResolver);
+    const fileSweeper = new FileSweeper(database.db, blobs, logger, config.files.sweepBatchSize);
+    const cache = overrides.cache ?? (redis ? new RedisResultCache(redis) : new MemoryResultCache());
+    const concurrency =
+      overrides.concurrency ??
+      (redis ? new RedisConcurrencyLimiter(redis, config.redis.slotTtlSeconds * 1000, logger) : new MemoryConcurrencyLimiter());
+    const web = new WebOperationRunner({ config, policy: engine.addressPolicy, browser: engine.browser, billing, cache, concurrency });
+    const search = new SearchService(createSearchProviders(config.search));
+    const captions = new CaptionsService(
+      new YouTubeClient({ baseUrl: config.captions.youtubeBaseUrl, timeoutMs: config.captions.timeoutMs }),
+    );
+    return {
+      ...engine,
+      config,
+      logger,
+      database,
+      mailer,
+      auth,
+      authenticator,
+      apiKeys,
+      credits,
+      accounts,
+      billing,
+      rateLimiter,
+      blobs,
+      files,
+      fileSweeper,
+      redis,
+      cache,
+      concurrency,
+      web,
+      search,
+      captions,
+    };
   } catch (error) {
+    await redis?.close();
     await database.close();
     throw error;
   }
 }
 
 export async function closeContext(ctx: AppContext): Promise<void> {
+  await ctx.fileSweeper.stop();
+  await ctx.browser.close();
+  await ctx.guardedFetch.close();
   await ctx.rateLimiter.close();
+  await ctx.concurrency.close();
+  await ctx.cache.close();
+  await ctx.redis?.close();
   await ctx.database.close();
 }
 

@@ -36,6 +36,26 @@ export function healthRoutes(ctx: AppContext) {
       ctx.logger.warn({ err: error }, 'readiness: database unavailable');
       checks.database = 'unavailable';
     }
+    try {
+      await ctx.blobs.check();
+      checks.storage = 'ok';
+    } catch (error) {
+      ctx.logger.warn({ err: error }, 'readiness: storage unavailable');
+      checks.storage = 'unavailable';
+    }
+    // Never launches Chromium: reports a running browser, or whether one could be started.
+    const browser = await ctx.browser.readiness();
+    if (browser.status !== 'ok') ctx.logger.warn({ detail: browser.detail }, 'readiness: browser unavailable');
+    checks.browser = browser.status;
+    if (ctx.redis) {
+      try {
+        await ctx.redis.check();
+        checks.redis = 'ok';
+      } catch (error) {
+        ctx.logger.warn({ err: error }, 'readiness: redis unavailable');
+        checks.redis = 'unavailable';
+      }
+    }
     const ready = Object.values(checks).every((value) => value === 'ok');
     return ready
       ? c.json({ status: 'ok' as const, checks }, 200)

@@ -8,6 +8,7 @@ async function main() {
   const config = loadConfig(process.env);
   const ctx = await createContext(config);
   const app = createApp(ctx);
+  ctx.fileSweeper.start(config.files.sweepIntervalSeconds);
   const server = serve({ fetch: app.fetch, port: config.port, hostname: config.host }, (info) => {
     ctx.logger.info({ host: config.host, port: info.port, database: ctx.database.dialect }, 'pluck listening');
   });

@@ -31,6 +31,40 @@ function migrationsFor(dialect: DialectName): Record<string, Migration> {
       await db.schema.createIndex('credit_ledger_user_idx').on('credit_ledger').columns(['user_id', 'id']).execute();
     },
   },
+  '0002_files': {
+    async up(db: Kysely<unknown>) {
+      await db.schema
+        .createTable('file')
+        .addColumn('id', 'varchar(64)', (col) => col.primaryKey())
+        .addColumn('user_id', 'varchar(64)', (col) => col.notNull())
+        .addColumn('type', 'varchar(16)', (col) => col.notNull())
+        .addColumn('url', 'text', (col) => col.notNull())
+        .addColumn('filename', 'varchar(255)', (col) => col.notNull())
+        .addColumn('r2_key', 'varchar(512)', (col) => col.notNull().unique())
+        .addColumn('public_url', 'text', (col) => col.notNull())
+        .addColumn('content_type', 'varchar(64)', (col) => col.notNull())
+        .addColumn('size', 'integer', (col) => col.notNull())
+        .addColumn('metadata', 'text', (col) => col.notNull())
+        .addColumn('created_at', 'varchar(32)', (col) => col.notNull())
+        .addColumn('expires_at', 'varchar(32)', (col) => col.notNull())
+        .execute();
+      await db.schema.createIndex('file_user_created_idx').on('file').columns(['user_id', 'created_at']).execute();
+      await db.schema.createIndex('file_expires_idx').on('file').column('expires_at').execute();
+      // Objects whose record was deleted without the object (deleteFromR2: false): kept, and
+      // served, until they expire; then the sweeper removes them.
+      await db.schema
+        .createTable('file_orphan')
+        .addColumn('r2_key', 'varchar(512)', (col) => col.primaryKey())
+        .addColumn('expires_at', 'varchar(32)', (col) => col.notNull())
+        .execute();
+    },
+  },
+  '0003_file_sweep': {
+    async up(db: Kysely<unknown>) {
+      // The expiry sweeper looks orphans up by expiry; records already have file_expires_idx.
+      await db.schema.createIndex('file_orphan_expires_idx').on('file_orphan').column('expires_at').execute();
+    },
+  },
   };
 }
 

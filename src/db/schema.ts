@@ -10,6 +10,8 @@ export interface Database {
   apikey: ApiKeyTable;
   credit_balance: CreditBalanceTable;
   credit_ledger: CreditLedgerTable;
+  file: FileTable;
+  file_orphan: FileOrphanTable;
 }
 
 export interface UserTable {
@@ -55,4 +57,25 @@ export interface CreditLedgerTable {
   reason: string;
   request_id: string | null;
   created_at: string;
+}
+
+export interface FileTable {
+  id: string;
+  user_id: string;
+  type: 'screenshot' | 'pdf';
+  url: string;
+  filename: string;
+  r2_key: string;
+  public_url: string;
+  content_type: string;
+  size: number;
+  /** JSON text, as the spec's record has it. */
+  metadata: string;
+  created_at: string;
+  expires_at: string;
+}
+
+export interface FileOrphanTable {
+  r2_key: string;
+  expires_at: string;
 }

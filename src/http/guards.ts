@@ -2,6 +2,7 @@ import type { MiddlewareHandler } from 'hono';
 import type { Authenticator } from '../auth/authenticator.js';
 import type { Config } from '../config.js';
 import type { RateLimiter } from '../limits/rate-limiter.js';
+import { unlessUnavailable } from '../redis/service-unavailable.js';
 import type { AppEnv } from './context.js';
 import { AppError, unauthorized } from './errors.js';
 
@@ -33,7 +34,8 @@ export function requireAuth(
     if (!principal) throw unauthorized();
     c.set('principal', principal);
     const limit = config.plans[principal.user.plan].requestsPerHour;
-    const decision = await limiter.hit(principal.rateLimitKey, limit, HOUR_MS);
+    // A shared limiter (Redis) that cannot answer gives 503, not an uncounted request.
+    const decision = await unlessUnavailable(() => limiter.hit(principal.rateLimitKey, limit, HOUR_MS));
     const headers = {
       'X-RateLimit-Limit': String(decision.limit),
       'X-RateLimit-Remaining': String(decision.remaining),

@@ -27,7 +27,7 @@ async function startProcess(env: Record<string, string>): Promise<Started> {
   const output: string[] = [];
   const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
   const port = await new Promise<number>((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error(`server did not start: ${output.join('')}`)), 30_000);
+    const timer = setTimeout(() => reject(new Error(`server did not start: ${output.join('')}`)), 90_000);
     const onData = (chunk: Buffer) => {
       output.push(chunk.toString());
       const match = /"port":(\d+).*"msg":"pluck listening"/.exec(output.join(''));
@@ -43,7 +43,7 @@ async function startProcess(env: Record<string, string>): Promise<Started> {
   return { child, baseUrl: `http://127.0.0.1:${port}`, output, exited };
 }
 
-describe('the service process', () => {
+describe('the service process', { timeout: 120_000 }, () => {
   let dataDir: string;
   let started: Started;
 

@@ -1,0 +1,49 @@
+import type { Logger } from 'pino';
+import type { Principal } from '../auth/principal.js';
+import { type CacheLookup, type CacheOutcome, readThrough } from '../cache/read-through.js';
+import type { ResultCache } from '../cache/result-cache.js';
+import type { Config } from '../config.js';
+import type { ConcurrencyLimiter } from '../limits/concurrency-limiter.js';
+import { takeConcurrencySlot } from '../limits/concurrency-slot.js';
+import type { Billing } from './billing.js';
+
+export interface MeteredDeps {
+  config: Config;
+  billing: Billing;
+  cache: ResultCache;
+  concurrency: ConcurrencyLimiter;
+}
+
+export interface MeteredRequest<T> {
+  principal: Principal;
+  requestId: string;
+  log: Logger;
+  /** Ledger reason, e.g. `web:search`. */
+  operation: string;
+  cost: number;
+  cache: Pick<CacheLookup<T>, 'key' | 'maxAgeSeconds' | 'isUsable' | 'toCacheValue'>;
+}
+
+export interface MeteredResult<T> {
+  value: T;
+  cache: CacheOutcome;
+  creditsCost: number;
+}
+
+/**
+ * The path every billable operation takes: a per-account concurrency slot, then the credit
+ * reservation, then the caller's result cache, then the work. A cached answer is charged like
+ * a fresh one; credits are refunded when anything after the reservation fails, and the slot
+ * is given back whatever happens.
+ */
+export async function runMetered<T>(deps: MeteredDeps, request: MeteredRequest<T>, produce: () => Promise<T>): Promise<MeteredResult<T>> {
+  const { principal, requestId, log, operation, cost } = request;
+  const release = await takeConcurrencySlot(deps.concurrency, deps.config.plans, principal);
+  try {
+    const lookup = { ...request.cache, cache: deps.cache, userId: principal.userId, ttlSeconds: deps.config.web.cacheTtlSeconds, log };
+    const { value, cache } = await deps.billing.run({ principal, cost, operation, requestId }, () => readThrough(lookup, produce));
+    return { value, cache, creditsCost: cost };
+  } finally {
+    await release();
+  }
+}

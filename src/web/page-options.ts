@@ -1,0 +1,115 @@
+import { z } from '@hono/zod-openapi';
+import type { ContextOptions, LoadOptions } from '../browser/types.js';
+import { maxAgeField } from '../cache/max-age.js';
+
+/** Headers a caller may not set: they belong to the connection, the proxy or our own cookies field. */
+const FORBIDDEN_HEADERS = new Set([
+  'host',
+  'connection',
+  'content-length',
+  'transfer-encoding',
+  'upgrade',
+  'te',
+  'trailer',
+  'keep-alive',
+  'expect',
+  'cookie',
+  'proxy-authorization',
+  'proxy-connection',
+]);
+const HEADER_NAME = /^[!#$%&'*+.^_`|~0-9A-Za-z-]{1,100}$/;
+const HEADER_VALUE = /^[\t\x20-\x7e\x80-\xff]{0,4096}$/;
+
+const headersSchema = z
+  .record(z.string(), z.string())
+  .refine((headers) => Object.keys(headers).length <= 50, 'At most 50 headers')
+  .refine(
+    (headers) => Object.entries(headers).every(([name, value]) => HEADER_NAME.test(name) && HEADER_VALUE.test(value)),
+    'Header names must be HTTP tokens and values printable text',
+  )
+  .refine(
+    (headers) => Object.keys(headers).every((name) => !FORBIDDEN_HEADERS.has(name.toLowerCase()) && !name.toLowerCase().startsWith('proxy-')),
+    'Connection, proxy and cookie headers cannot be set (use `cookies` for cookies)',
+  )
+  .openapi({ description: 'Extra request headers sent with every request of the page' });
+
+const cookieSchema = z.strictObject({
+  name: z.string().min(1).max(256),
+  value: z.string().max(4096),
+  domain: z.string().min(1).max(253).optional(),
+  path: z.string().min(1).max(1024).optional(),
+});
+
+/** The target URL: syntax here (422); scheme and address in the egress policy (400). */
+export const targetUrl = z
+  .string()
+  .min(1)
+  .max(8192)
+  .refine((value) => URL.canParse(value), 'Invalid URL')
+  .openapi({ example: 'https://example.com/' });
+
+/** Fields every page operation accepts. */
+export const pageFields = {
+  url: targetUrl,
+  waitTime: z.number().int().min(0).max(5000).default(0).openapi({ description: 'Extra wait after load, ms' }),
+  waitUntil: z.enum(['load', 'domcontentloaded', 'networkidle']).optional(),
+  waitForSelector: z.string().min(1).max(1000).optional(),
+  timeout: z.number().int().min(1000).max(120_000).optional().openapi({ description: 'Navigation timeout, ms (default 30000, capped by NAVIGATION_TIMEOUT_MAX_MS)' }),
+  headers: headersSchema.optional(),
+  cookies: z.array(cookieSchema).max(50).optional(),
+  userAgent: z.string().min(1).max(512).optional(),
+  maxAge: maxAgeField,
+};
+
+export const viewportSchema = z
+  .strictObject({
+    width: z.number().int().min(100).max(3840).default(1280),
+    height: z.number().int().min(100).max(3840).default(800),
+    deviceScaleFactor: z.number().min(0.5).max(3).default(1),
+    isMobile: z.boolean().default(false),
+    hasTouch: z.boolean().default(false),
+    isLandscape: z.boolean().default(false),
+  })
+  .default({ width: 1280, height: 800, deviceScaleFactor: 1, isMobile: false, hasTouch: false, isLandscape: false });
+
+export type Viewport = z.infer<typeof viewportSchema>;
+
+export interface PageRequest {
+  url: string;
+  waitTime: number;
+  waitUntil?: LoadOptions['waitUntil'];
+  waitForSelector?: string;
+  timeout?: number;
+  headers?: Record<string, string>;
+  cookies?: Array<{ name: string; value: string; domain?: string; path?: string }>;
+  userAgent?: string;
+}
+
+export function toLoadOptions(request: PageRequest): LoadOptions {
+  return {
+    url: request.url,
+    waitUntil: request.waitUntil,
+    timeoutMs: request.timeout,
+    waitForSelector: request.waitForSelector,
+    waitTimeMs: request.waitTime,
+  };
+}
+
+/** Browser context settings for a request; cookies without a domain belong to the target URL. */
+export function toContextOptions(request: PageRequest, viewport?: Viewport): ContextOptions {
+  const landscape = viewport?.isLandscape && viewport.height > viewport.width;
+  return {
+    viewport: viewport && {
+      width: landscape ? viewport.height : viewport.width,
+      height: landscape ? viewport.width : viewport.height,
+    },
+    deviceScaleFactor: viewport?.deviceScaleFactor,
+    isMobile: viewport?.isMobile,
+    hasTouch: viewport?.hasTouch,
+    userAgent: request.userAgent,
+    extraHeaders: request.headers,
+    cookies: request.cookies?.map((cookie) =>
+      cookie.domain ? { ...cookie, path: cookie.path ?? '/' } : { name: cookie.name, value: cookie.value, url: request.url },
+    ),
+  };
+}

@@ -1,0 +1,81 @@
+import type { Logger } from 'pino';
+import type { Billing } from '../accounts/billing.js';
+import { runMetered } from '../accounts/metered-operation.js';
+import type { Principal } from '../auth/principal.js';
+import { withAppErrors } from '../browser/errors.js';
+import type { ContextOptions, LoadedPage, PageRunner } from '../browser/types.js';
+import { fingerprint } from '../cache/fingerprint.js';
+import { cacheKey, type ResultCache } from '../cache/result-cache.js';
+import type { Config, WebOperation } from '../config.js';
+import type { ConcurrencyLimiter } from '../limits/concurrency-limiter.js';
+import type { AddressPolicy } from '../net/address-policy.js';
+import { type PageRequest, toLoadOptions } from './page-options.js';
+
+export interface WebOperationRequest<T> {
+  operation: WebOperation;
+  principal: Principal;
+  requestId: string;
+  log: Logger;
+  page: PageRequest & { maxAge?: number };
+  /** Everything that changes the result, besides the page fields; part of the cache key. */
+  variant?: unknown;
+  context: ContextOptions;
+  /** Produces the JSON-serialisable result from the loaded page. */
+  work: (loaded: LoadedPage) => Promise<T>;
+  /** A cached value that can no longer be served (its stored file is gone) counts as a miss. */
+  isUsable?: (cached: T) => Promise<boolean>;
+  /** What of the result goes into the cache (default: all of it); e.g. without image bytes. */
+  toCacheValue?: (value: T) => T;
+}
+
+export interface WebOperationResult<T> {
+  value: T;
+  cache: 'HIT' | 'MISS';
+  creditsCost: number;
+}
+
+export interface WebOperationDeps {
+  config: Config;
+  policy: AddressPolicy;
+  browser: PageRunner;
+  billing: Billing;
+  cache: ResultCache;
+  concurrency: ConcurrencyLimiter;
+}
+
+/**
+ * The path every page operation takes: URL form check, then the metered path shared with
+ * search and captions (`runMetered`: concurrency slot -> credit reservation -> cache lookup),
+ * then the browser. Engine and policy errors become API errors here.
+ */
+export class WebOperationRunner {
+  constructor(private readonly deps: WebOperationDeps) {}
+
+  async run<T>(request: WebOperationRequest<T>): Promise<WebOperationResult<T>> {
+    const { config, policy, browser } = this.deps;
+    // Scheme and literal-address refusals need no slot, credits or browser.
+    await withAppErrors(async () => policy.parse(request.page.url));
+    const metered = {
+      principal: request.principal,
+      requestId: request.requestId,
+      log: request.log,
+      operation: `web:${request.operation}`,
+      cost: config.web.creditCosts[request.operation],
+      cache: {
+        key: cacheKey('v1', request.operation, pageFingerprint(request)),
+        maxAgeSeconds: request.page.maxAge,
+        isUsable: request.isUsable,
+        toCacheValue: request.toCacheValue,
+      },
+    };
+    return runMetered(this.deps, metered, () =>
+      withAppErrors(() => browser.withLoadedPage(request.context, toLoadOptions(request.page), request.work)),
+    );
+  }
+}
+
+/** Everything that determines the result (maxAge left out: it only chooses among results). */
+function pageFingerprint({ page, variant }: { page: PageRequest & { maxAge?: number }; variant?: unknown }): string {
+  const { maxAge: _maxAge, ...fields } = page;
+  return fingerprint({ page: fields, variant: variant ?? null });
+}

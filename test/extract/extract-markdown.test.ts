@@ -1,0 +1,176 @@
+import type { Browser } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { type ExtractOptions, extractMarkdown, InvalidSelector } from '../../src/extract/extract.js';
+import { launchChromium, pageWith } from './chromium.js';
+
+const URL_ = 'https://example.com/blog/post.html';
+const PROSE =
+  'Lorem ipsum dolor sit amet, consectetur adipiscing elit, sed do eiusmod tempor incididunt ut labore et dolore magna aliqua. ' +
+  'Ut enim ad minim veniam, quis nostrud exercitation ullamco laboris nisi ut aliquip ex ea commodo consequat.';
+
+let browser: Browser;
+beforeAll(async () => {
+  browser = await launchChromium();
+});
+afterAll(async () => {
+  await browser?.close();
+});
+
+async function markdownOf(body: string, options: Partial<ExtractOptions> = {}, head = ''): Promise<string> {
+  const page = await pageWith(browser, `<!doctype html><html><head>${head}</head><body>${body}</body></html>`);
+  try {
+    return (await extractMarkdown(page, { url: URL_, onlyMainContent: false, ...options })).markdown;
+  } finally {
+    await page.close();
+  }
+}
+
+describe('markdown structure', () => {
+  it('writes ATX headings, paragraphs and inline emphasis', async () => {
+    const md = await markdownOf('<h1>Title</h1><p>Some <strong>bold</strong> and <em>soft</em> text.</p><h3>Sub <i>part</i></h3>');
+    expect(md).toBe('# Title\n\nSome **bold** and *soft* text.\n\n### Sub *part*');
+  });
+
+  it('nests lists and keeps ordered numbering', async () => {
+    const md = await markdownOf(
+      '<ul><li>One<ul><li>One.a</li><li>One.b<ol start="3"><li>deep</li><li>deeper</li></ol></li></ul></li><li>Two</li></ul>',
+    );
+    expect(md).toBe('- One\n  - One.a\n  - One.b\n    3. deep\n    4. deeper\n- Two');
+  });
+
+  it('converts data tables to GFM pipe tables and layout tables to blocks', async () => {
+    const md = await markdownOf(
+      '<table><thead><tr><th>Name</th><th>Price</th></tr></thead><tbody><tr><td>Tea | green</td><td>$3</td></tr>' +
+        '<tr><td colspan="2">Sold out</td></tr></tbody></table>' +
+        '<table><tr><td><p>Only column</p></td></tr></table>',
+    );
+    expect(md).toBe('| Name | Price |\n| --- | --- |\n| Tea \\| green | $3 |\n| Sold out |  |\n\nOnly column');
+  });
+
+  it('fences code blocks with the language from language-/lang-/highlight- classes', async () => {
+    const md = await markdownOf(
+      '<pre><code class="language-ts">const a = 1;\nconst b = `x`;</code></pre>' +
+        '<pre class="lang-python">print("hi")</pre>' +
+        '<div class="highlight-rust"><pre>fn main() {}</pre></div>' +
+        '<pre><code>```nested```</code></pre>' +
+        '<p>Inline <code>x = 1</code> code.</p>',
+    );
+    expect(md).toContain('```ts\nconst a = 1;\nconst b = `x`;\n```');
+    expect(md).toContain('```python\nprint("hi")\n```');
+    expect(md).toContain('```rust\nfn main() {}\n```');
+    expect(md).toContain('````\n```nested```\n````');
+    expect(md).toContain('Inline `x = 1` code.');
+  });
+
+  it('writes block quotes, nested content included', async () => {
+    const md = await markdownOf('<blockquote><p>First</p><p>Second <b>line</b></p><ul><li>item</li></ul></blockquote>');
+    expect(md).toBe('> First\n>\n> Second **line**\n>\n> - item');
+  });
+
+  it('makes links and images absolute against the page URL and <base href>', async () => {
+    const body =
+      '<p><a href="../about">About us</a> and <a href="https://other.org/x?a=1">elsewhere</a></p>' +
+      '<p><img src="/img/cat.png" alt="A [cat]"> <img data-src="lazy.jpg" src="data:image/gif;base64,R0lG" alt="lazy"></p>';
+    const md = await markdownOf(body);
+    expect(md).toContain('[About us](https://example.com/about)');
+    expect(md).toContain('[elsewhere](https://other.org/x?a=1)');
+    expect(md).toContain('![A cat](https://example.com/img/cat.png)');
+    expect(md).toContain('![lazy](https://example.com/blog/lazy.jpg)');
+    const based = await markdownOf(body, {}, '<base href="https://cdn.example.net/root/">');
+    expect(based).toContain('[About us](https://cdn.example.net/about)');
+    expect(based).toContain('![lazy](https://cdn.example.net/root/lazy.jpg)');
+  });
+
+  it('leaves out empty links, script-only links and invisible or non-content elements', async () => {
+    const md = await markdownOf(
+      '<p>Keep <a href="/x"></a><a href="/y"> </a><a href="javascript:void(0)">plain</a> <a href="#top">anchor</a></p>' +
+        '<script>var leaked = 1;</script><style>.leak{}</style><template><p>template leak</p></template>' +
+        '<noscript><p>noscript leak</p></noscript><p style="display:none">hidden leak</p><p hidden>attr leak</p>' +
+        '<p><a href="/img"><img src="/i.png" alt="pic"></a></p>',
+    );
+    expect(md).toBe('Keep plain anchor\n\n[![pic](https://example.com/i.png)](https://example.com/img)');
+  });
+
+  it('escapes text that would otherwise read as markdown', async () => {
+    const md = await markdownOf('<p>1. not a list *nor emphasis* and [no link] &lt;b&gt; snake_case _x_</p><p># not a heading</p>');
+    expect(md).toBe('1\\. not a list \\*nor emphasis\\* and \\[no link\\] \\<b> snake_case \\_x\\_\n\n\\# not a heading');
+  });
+});
+
+describe('main content', () => {
+  const page = `
+    <header class="site-header"><a href="/">Home</a><nav><a href="/a">Alpha</a> <a href="/b">Beta</a> <a href="/c">Gamma</a></nav></header>
+    <div id="cookie-banner">We use cookies to improve your experience. <a href="/privacy">Privacy policy</a></div>
+    <main><article class="post">
+      <h1>The article</h1>
+      <p>${PROSE}</p><p>${PROSE} Second paragraph, with commas, and more.</p>
+      <div class="share-buttons"><a href="https://x.com/share">Share on X</a> <a href="https://fb.com/share">Facebook</a></div>
+      <p>${PROSE} Third paragraph.</p>
+    </article>
+    <aside class="related"><h2>Related posts</h2><ul><li><a href="/r1">Related one</a></li><li><a href="/r2">Related two</a></li></ul></aside></main>
+    <footer class="site-footer"><p>Copyright 2025 Example Inc. All rights reserved.</p><a href="/terms">Terms</a></footer>`;
+
+  it('keeps the article and drops navigation, banners, sharing, related links and the footer', async () => {
+    const md = await markdownOf(page, { onlyMainContent: true });
+    expect(md).toContain('Second paragraph, with commas');
+    expect(md).toContain('Third paragraph.');
+    for (const boilerplate of ['Alpha', 'cookies', 'Share on X', 'Related one', 'Copyright', 'Terms']) {
+      expect(md, md).not.toContain(boilerplate);
+    }
+  });
+
+  it('keeps everything visible with onlyMainContent false', async () => {
+    const md = await markdownOf(page, { onlyMainContent: false });
+    for (const text of ['Alpha', 'Related one', 'Copyright', 'Third paragraph.']) expect(md).toContain(text);
+  });
+
+  it('honours includeTags and excludeTags', async () => {
+    const only = await markdownOf(page, { includeTags: ['aside.related', 'footer'] });
+    expect(only).toBe('## Related posts\n\n- [Related one](https://example.com/r1)\n- [Related two](https://example.com/r2)\n\nCopyright 2025 Example Inc. All rights reserved.\n\n[Terms](https://example.com/terms)');
+    const without = await markdownOf(page, { onlyMainContent: false, excludeTags: ['nav', '.site-footer', 'p:nth-of-type(2)'] });
+    expect(without).not.toContain('Alpha');
+    expect(without).not.toContain('Copyright');
+    expect(without).not.toContain('Second paragraph');
+    expect(without).toContain('Third paragraph.');
+  });
+
+  it('rejects a selector the browser cannot parse with InvalidSelector', async () => {
+    const error = await markdownOf(page, { excludeTags: ['p', 'div[[x'] }).catch((caught: unknown) => caught);
+    expect(error).toBeInstanceOf(InvalidSelector);
+    expect((error as InvalidSelector).selector).toBe('div[[x');
+  });
+});
+
+describe('metadata', () => {
+  it('reads title, description, language and counts words', async () => {
+    const html =
+      '<!doctype html><html lang="en_us"><head><title> The  page </title>' +
+      '<meta name="description" content="What it is about"></head><body><main><p>one two three, four-five</p></main></body></html>';
+    const page = await pageWith(browser, html);
+    try {
+      const result = await extractMarkdown(page, { url: URL_ });
+      expect(result).toEqual({
+        markdown: 'one two three, four-five',
+        title: 'The page',
+        description: 'What it is about',
+        language: 'en-US',
+        wordCount: 5,
+      });
+    } finally {
+      await page.close();
+    }
+  });
+
+  it('falls back to og: metadata and leaves an unknown language empty', async () => {
+    const html =
+      '<html><head><meta property="og:title" content="OG title"><meta property="og:description" content="OG text">' +
+      '</head><body><p>x</p></body></html>';
+    const page = await pageWith(browser, html);
+    try {
+      const result = await extractMarkdown(page, { url: URL_ });
+      expect([result.title, result.description, result.language]).toEqual(['OG title', 'OG text', '']);
+    } finally {
+      await page.close();
+    }
+  });
+});
