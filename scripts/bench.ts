@@ -71,8 +71,9 @@ async function measure(concurrency: number, total: number, once: () => Promise<v
         try {
           await once();
           latencies.push(performance.now() - t0);
-        } catch {
+        } catch (error) {
           failures += 1;
+          if (failures === 1) process.stderr.write(`first failure: ${error instanceof Error ? error.message : String(error)}\n`);
         }
       }
     }),
@@ -115,7 +116,7 @@ async function main() {
     CACHE_TTL_SECONDS: '0',
     AUTH_SECRET: 'bench-secret-bench-secret-bench-secret',
   });
-  const ctx = await createContext(config, { logger: pino({ level: 'silent' }) });
+  const ctx = await createContext(config, { logger: pino({ level: process.env.BENCH_LOG_LEVEL ?? 'silent' }) });
   const server = serve({ fetch: createApp(ctx).fetch, port: 0, hostname: '127.0.0.1' });
   await new Promise<void>((resolve) => server.once('listening', resolve));
   const base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
@@ -128,8 +129,8 @@ async function main() {
       headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json' },
       body: JSON.stringify({ url: pageUrl, maxAge: 0 }),
     });
-    await res.arrayBuffer();
-    if (res.status !== 200) throw new Error(`HTTP ${res.status}`);
+    const body = Buffer.from(await res.arrayBuffer());
+    if (res.status !== 200) throw new Error(`HTTP ${res.status} ${body.toString('utf8', 0, 300)}`);
   };
 
   const browser = await chromium.launch({ executablePath: config.browser.chromiumPath, args: CHROMIUM_FLAGS });
