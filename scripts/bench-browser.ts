@@ -14,6 +14,7 @@ import pino from 'pino';
 import { BrowserPool } from '../src/browser/browser-pool.js';
 import { loadConfig } from '../src/config.js';
 import { AddressPolicy } from '../src/net/address-policy.js';
+import { BASELINE_CHROMIUM_ARGS } from './baseline-chromium.js';
 
 const { values } = parseArgs({
   options: {
@@ -27,7 +28,7 @@ const levels = values.concurrency.split(',').map(Number);
 const rounds = Number(values.rounds);
 const defaults = loadConfig({}).browser;
 const chromiumPath = defaults.chromiumPath;
-const baselineArgs = ['--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'];
+const baselineArgs = BASELINE_CHROMIUM_ARGS;
 
 type Visit = (url: string) => Promise<number>;
 

@@ -18,6 +18,7 @@ import { createApp } from '../src/app.js';
 import { loadConfig } from '../src/config.js';
 import { closeContext, createContext } from '../src/container.js';
 import { extractMarkdown } from '../src/extract/extract.js';
+import { BASELINE_CHROMIUM_ARGS } from './baseline-chromium.js';
 
 type Operation = 'content' | 'markdown' | 'screenshot' | 'pdf';
 
@@ -31,15 +32,6 @@ const { values } = parseArgs({
 const REQUESTS = Number(values.requests);
 const OPERATIONS = values.ops!.split(',') as Operation[];
 const LEVELS = values.concurrency!.split(',').map(Number);
-const CHROMIUM_FLAGS = [
-  '--no-sandbox',
-  '--disable-gpu',
-  '--disable-quic',
-  '--no-first-run',
-  '--disable-background-networking',
-  '--disable-component-update',
-  '--disable-sync',
-];
 
 /** A ~30 KB article page, like the issue's measurement. */
 function fixturePage(): string {
@@ -133,7 +125,7 @@ async function main() {
     if (res.status !== 200) throw new Error(`HTTP ${res.status} ${body.toString('utf8', 0, 300)}`);
   };
 
-  const browser = await chromium.launch({ executablePath: config.browser.chromiumPath, args: CHROMIUM_FLAGS });
+  const browser = await chromium.launch({ executablePath: config.browser.chromiumPath, args: BASELINE_CHROMIUM_ARGS });
   // Warm both sides so neither pays for a first launch or bundle inside the measurement.
   await viaApi('markdown')();
   await baselineOnce(browser, pageUrl, 'markdown');
