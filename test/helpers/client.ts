@@ -45,11 +45,18 @@ export function apiClient(baseUrl: string, origin = baseUrl) {
     return res.body.data as { id: string; key: string };
   }
 
+  /** A new account with one API key: what most operation tests start from. */
+  async function signUpWithKey() {
+    const account = await signUp();
+    return { ...account, key: (await createKey(account.token)).key };
+  }
+
   return {
     request,
     get: <T = any>(path: string, token?: string) => request<T>('GET', path, { token }),
     post: <T = any>(path: string, body?: unknown, token?: string) => request<T>('POST', path, { body, token }),
     signUp,
     createKey,
+    signUpWithKey,
   };
 }

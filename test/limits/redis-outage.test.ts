@@ -41,9 +41,7 @@ describe.runIf(redisAvailable)('Redis going away mid-run (through a proxy the te
       SEARXNG_URL: searxng.url,
     });
     api = apiClient(server.baseUrl);
-    const account = await api.signUp();
-    userId = account.userId;
-    key = (await api.createKey(account.token)).key;
+    ({ userId, key } = await api.signUpWithKey());
   });
   afterAll(async () => {
     await server?.close();

@@ -15,9 +15,7 @@ describe('content, markdown, links and scrape', () => {
     site = await startFixtureSite();
     server = await startTestServer('sqlite', { ALLOW_PRIVATE_HOSTS: site.hostPort });
     api = apiClient(server.baseUrl);
-    const account = await api.signUp();
-    userId = account.userId;
-    key = (await api.createKey(account.token)).key;
+    ({ userId, key } = await api.signUpWithKey());
   });
   afterAll(async () => {
     await server?.close();
