@@ -29,6 +29,7 @@ const envSchema = z.object({
   PORT: z.coerce.number().int().min(0).max(65535).default(3000),
   HOST: z.string().min(1).default('127.0.0.1'),
   DATA_DIR: z.string().min(1).default('./data'),
+  DASHBOARD_DIR: z.string().min(1).default('./dist/dashboard'),
   PUBLIC_BASE_URL: optionalUrl,
   FRONTEND_URL: optionalUrl,
   ADMIN_EMAILS: commaList.default([]),
@@ -47,19 +48,33 @@ const envSchema = z.object({
   CONCURRENCY_SLOT_TTL_SECONDS: positiveInt.default(300),
   FILE_SWEEP_INTERVAL_SECONDS: nonNegativeInt.default(600),
   FILE_SWEEP_BATCH_SIZE: positiveInt.max(10_000).default(200),
+  S3_ENDPOINT: z.url({ protocol: /^https?$/ }).optional(),
+  S3_BUCKET: z.string().min(1).max(255).optional(),
+  S3_REGION: z.string().min(1).default('us-east-1'),
+  S3_ACCESS_KEY_ID: z.string().min(1).optional(),
+  S3_SECRET_ACCESS_KEY: z.string().min(1).optional(),
+  S3_PUBLIC_URL: z.url({ protocol: /^https?$/ }).optional(),
+  S3_TIMEOUT_MS: positiveInt.default(10_000),
 
   MAX_BODY_BYTES: positiveInt.default(1024 * 1024),
   SHUTDOWN_GRACE_MS: nonNegativeInt.default(10_000),
+  SHUTDOWN_DELAY_MS: nonNegativeInt.default(0),
+  READY_CHECK_TIMEOUT_MS: positiveInt.default(2000),
+  METRICS_TOKEN: z.string().min(16, 'METRICS_TOKEN must be at least 16 characters').optional(),
 
   CHROMIUM_PATH: z.string().min(1).default('/usr/bin/chromium'),
   CHROMIUM_SANDBOX: booleanFlag.default(false),
-  BROWSER_WS_ENDPOINT: z.url().optional(),
+  BROWSER_WS_ENDPOINT: z.url({ protocol: /^(wss?|https?)$/ }).optional(),
+  BROWSER_REMOTE_HEARTBEAT_MS: positiveInt.default(5000),
   BROWSER_MAX_PAGES: positiveInt.default(Math.min(16, Math.max(2, availableParallelism() * 2))),
   BROWSER_MAX_QUEUE: nonNegativeInt.default(100),
   BROWSER_QUEUE_TIMEOUT_MS: positiveInt.default(10_000),
   BROWSER_RECYCLE_AFTER: positiveInt.default(500),
   BROWSER_PREPARED_CONTEXTS: nonNegativeInt.default(2),
   NAVIGATION_TIMEOUT_MAX_MS: positiveInt.default(60_000),
+  EGRESS_PROXY_HOST: z.string().min(1).default('127.0.0.1'),
+  EGRESS_PROXY_PORT: z.coerce.number().int().min(0).max(65535).default(0),
+  EGRESS_PROXY_PUBLIC_URL: z.url({ protocol: /^http$/ }).optional(),
   ALLOW_PRIVATE_NETWORKS: booleanFlag.default(false),
   ALLOW_PRIVATE_HOSTS: commaList
     .refine((entries) => entries.every(isHostPort), 'ALLOW_PRIVATE_HOSTS must be a comma list of host:port')
@@ -82,6 +97,12 @@ const envSchema = z.object({
   YOUTUBE_BASE_URL: z.url({ protocol: /^https?$/ }).default('https://www.youtube.com'),
   YOUTUBE_TIMEOUT_MS: positiveInt.default(10_000),
   CAPTIONS_CREDIT_COST: nonNegativeInt.default(1),
+  OPENAI_BASE_URL: z.url({ protocol: /^https?$/ }).optional(),
+  OPENAI_API_KEY: z.string().min(1).optional(),
+  AI_MODEL: z.string().min(1).max(200).optional(),
+  AI_MAX_INPUT_TOKENS: positiveInt.min(500).max(2_000_000).default(8000),
+  AI_TIMEOUT_MS: positiveInt.default(120_000),
+  AI_EXTRACT_CREDIT_COST: nonNegativeInt.default(5),
 
   SCREENSHOT_CREDIT_COST: nonNegativeInt.default(1),
   PDF_CREDIT_COST: nonNegativeInt.default(1),
@@ -109,6 +130,8 @@ export interface Config {
   port: number;
   host: string;
   dataDir: string;
+  /** The built dashboard (static files served at `/`); `npm run build` writes it. */
+  dashboardDir: string;
   /** Origin under which this service is reached; used for links it hands out. */
   publicBaseUrl: string;
   /** Where the dashboard lives; redirects after e-mail verification go here and nowhere else. */
@@ -123,17 +146,26 @@ export interface Config {
   redisUrl: string | undefined;
   redis: RedisConfig;
   files: FilesConfig;
+  /** Set when S3_BUCKET is: stored files then live in that bucket instead of DATA_DIR/blobs. */
+  s3: S3Config | undefined;
   maxBodyBytes: number;
   shutdownGraceMs: number;
+  /** After SIGTERM, /ready answers 503 this long before the listener closes (for load balancers that poll it). */
+  shutdownDelayMs: number;
+  /** Each /ready check (database, Redis, storage) that takes longer counts as unavailable. */
+  readyCheckTimeoutMs: number;
+  /** Bearer token for /metrics; unset turns /metrics off. */
+  metricsToken: string | undefined;
   plans: Record<PlanName, PlanLimits>;
   browser: BrowserConfig;
   egress: EgressConfig;
   search: SearchConfig;
   captions: CaptionsConfig;
+  ai: AiConfig;
   web: WebConfig;
 }
 
-export type WebOperation = 'screenshot' | 'pdf' | 'content' | 'markdown' | 'scrape' | 'links';
+export type WebOperation = 'screenshot' | 'pdf' | 'content' | 'markdown' | 'scrape' | 'links' | 'ai-extract';
 
 /** Page operations (src/web). */
 export interface WebConfig {
@@ -157,6 +189,18 @@ export interface SearchConfig {
   creditCost: number;
 }
 
+/** The OpenAI-compatible chat completions server behind AI extraction (src/ai). */
+export interface AiConfig {
+  /** As configured; unset means OpenAI's own API when an API key is set. */
+  baseUrl: string | undefined;
+  apiKey: string | undefined;
+  model: string | undefined;
+  /** Budget for everything sent to the model; the page's markdown is trimmed to fit. */
+  maxInputTokens: number;
+  /** Per model call. */
+  timeoutMs: number;
+}
+
 export interface CaptionsConfig {
   /** Origin of YouTube (or a stand-in); caption URLs are only fetched from it. */
   youtubeBaseUrl: string;
@@ -170,8 +214,10 @@ export interface BrowserConfig {
   chromiumPath: string;
   /** Keep Chromium's sandbox; off by default because it cannot start as root or in most containers. */
   sandbox: boolean;
-  /** A remote CDP browser: reserved, not supported yet (startup fails when set). */
+  /** A Chromium on another host, reached over CDP (ws:// or http:// form) instead of a local launch. */
   wsEndpoint: string | undefined;
+  /** A remote browser that does not answer within this long is treated as crashed. */
+  remoteHeartbeatMs: number;
   maxPages: number;
   maxQueue: number;
   queueTimeoutMs: number;
@@ -185,6 +231,12 @@ export interface EgressConfig {
   allowPrivateNetworks: boolean;
   /** `host:port` entries exempt from the private-address block. */
   allowPrivateHosts: string[];
+  /** Interface the egress proxy listens on; a remote browser needs one it can reach. */
+  proxyHost: string;
+  /** 0 takes a free port; a fixed one when PUBLIC_URL (or a firewall rule) names it. */
+  proxyPort: number;
+  /** The proxy address given to browsers, when they reach it by another name (e.g. behind NAT). */
+  proxyPublicUrl: string | undefined;
 }
 
 /** The shared Redis behind rate limits, concurrency slots and the result cache (when REDIS_URL is set). */
@@ -206,6 +258,21 @@ export interface FilesConfig {
   sweepBatchSize: number;
 }
 
+/** An S3-compatible bucket (AWS S3, Cloudflare R2, MinIO) for stored files (src/files). */
+export interface S3Config {
+  /** Unset for AWS S3 itself; set for R2, MinIO and the like, which are then addressed path-style. */
+  endpoint: string | undefined;
+  bucket: string;
+  region: string;
+  /** Both or neither; neither means the AWS SDK's own credential chain (environment, IAM role). */
+  accessKeyId: string | undefined;
+  secretAccessKey: string | undefined;
+  /** Public base URL of the bucket; when set, permanentUrl points there instead of at /files/... */
+  publicUrl: string | undefined;
+  /** Bound on each bucket operation, retries included: a stalled bucket fails instead of hanging. */
+  timeoutMs: number;
+}
+
 export class ConfigError extends Error {
   constructor(readonly problems: string[]) {
     super(`Invalid configuration:\n  ${problems.join('\n  ')}`);
@@ -217,16 +284,20 @@ export class ConfigError extends Error {
 export function loadConfig(env: Record<string, string | undefined>): Config {
   const defined = Object.fromEntries(Object.entries(env).filter(([, value]) => value !== undefined && value !== ''));
   const parsed = envSchema.safeParse(defined);
-  if (!parsed.success) {
-    throw new ConfigError(parsed.error.issues.map((issue) => `${issue.path.join('.')}: ${issue.message}`));
-  }
+  const problems = parsed.success ? [] : parsed.error.issues.map((issue) => `${issue.path.join('.')}: ${issue.message}`);
+  problems.push(...s3Problems(defined));
+  if (!parsed.success || problems.length > 0) throw new ConfigError(problems);
   const e = parsed.data;
+  if (e.EGRESS_PROXY_PUBLIC_URL && e.EGRESS_PROXY_PORT === 0) {
+    throw new ConfigError(['EGRESS_PROXY_PORT: set a fixed port when EGRESS_PROXY_PUBLIC_URL is set, so the advertised address stays valid']);
+  }
   const publicBaseUrl = stripTrailingSlash(e.PUBLIC_BASE_URL ?? `http://${hostForUrl(e.HOST)}:${e.PORT}`);
   return {
     env: e.NODE_ENV,
     port: e.PORT,
     host: e.HOST,
     dataDir: resolve(e.DATA_DIR),
+    dashboardDir: resolve(e.DASHBOARD_DIR),
     publicBaseUrl,
     frontendUrl: stripTrailingSlash(e.FRONTEND_URL ?? publicBaseUrl),
     adminEmails: new Set(e.ADMIN_EMAILS.map((email) => email.toLowerCase())),
@@ -247,12 +318,27 @@ export function loadConfig(env: Record<string, string | undefined>): Config {
       sweepIntervalSeconds: e.FILE_SWEEP_INTERVAL_SECONDS,
       sweepBatchSize: e.FILE_SWEEP_BATCH_SIZE,
     },
+    s3: e.S3_BUCKET
+      ? {
+          endpoint: e.S3_ENDPOINT && stripTrailingSlash(e.S3_ENDPOINT),
+          bucket: e.S3_BUCKET,
+          region: e.S3_REGION,
+          accessKeyId: e.S3_ACCESS_KEY_ID,
+          secretAccessKey: e.S3_SECRET_ACCESS_KEY,
+          publicUrl: e.S3_PUBLIC_URL && stripTrailingSlash(e.S3_PUBLIC_URL),
+          timeoutMs: e.S3_TIMEOUT_MS,
+        }
+      : undefined,
     maxBodyBytes: e.MAX_BODY_BYTES,
     shutdownGraceMs: e.SHUTDOWN_GRACE_MS,
+    shutdownDelayMs: e.SHUTDOWN_DELAY_MS,
+    readyCheckTimeoutMs: e.READY_CHECK_TIMEOUT_MS,
+    metricsToken: e.METRICS_TOKEN,
     browser: {
       chromiumPath: e.CHROMIUM_PATH,
       sandbox: e.CHROMIUM_SANDBOX,
       wsEndpoint: e.BROWSER_WS_ENDPOINT,
+      remoteHeartbeatMs: e.BROWSER_REMOTE_HEARTBEAT_MS,
       maxPages: e.BROWSER_MAX_PAGES,
       maxQueue: e.BROWSER_MAX_QUEUE,
       queueTimeoutMs: e.BROWSER_QUEUE_TIMEOUT_MS,
@@ -263,6 +349,9 @@ export function loadConfig(env: Record<string, string | undefined>): Config {
     egress: {
       allowPrivateNetworks: e.ALLOW_PRIVATE_NETWORKS,
       allowPrivateHosts: e.ALLOW_PRIVATE_HOSTS,
+      proxyHost: e.EGRESS_PROXY_HOST,
+      proxyPort: e.EGRESS_PROXY_PORT,
+      proxyPublicUrl: e.EGRESS_PROXY_PUBLIC_URL && stripTrailingSlash(e.EGRESS_PROXY_PUBLIC_URL),
     },
     plans: {
       free: {
@@ -290,6 +379,13 @@ export function loadConfig(env: Record<string, string | undefined>): Config {
       timeoutMs: e.YOUTUBE_TIMEOUT_MS,
       creditCost: e.CAPTIONS_CREDIT_COST,
     },
+    ai: {
+      baseUrl: e.OPENAI_BASE_URL && stripTrailingSlash(e.OPENAI_BASE_URL),
+      apiKey: e.OPENAI_API_KEY,
+      model: e.AI_MODEL,
+      maxInputTokens: e.AI_MAX_INPUT_TOKENS,
+      timeoutMs: e.AI_TIMEOUT_MS,
+    },
     web: {
       creditCosts: {
         screenshot: e.SCREENSHOT_CREDIT_COST,
@@ -298,6 +394,7 @@ export function loadConfig(env: Record<string, string | undefined>): Config {
         markdown: e.MARKDOWN_CREDIT_COST,
         scrape: e.SCRAPE_CREDIT_COST,
         links: e.LINKS_CREDIT_COST,
+        'ai-extract': e.AI_EXTRACT_CREDIT_COST,
       },
       cacheTtlSeconds: e.CACHE_TTL_SECONDS,
       screenshotMaxHeight: e.SCREENSHOT_MAX_HEIGHT,
@@ -305,6 +402,22 @@ export function loadConfig(env: Record<string, string | undefined>): Config {
       scrapeMaxResults: e.SCRAPE_MAX_RESULTS,
     },
   };
+}
+
+/**
+ * Settings that only make sense together. Any S3_ variable without S3_BUCKET is a mistake
+ * (files would silently go to local disk on each instance), as is half a key pair.
+ */
+function s3Problems(env: Record<string, string | undefined>): string[] {
+  const problems: string[] = [];
+  const s3Names = Object.keys(env).filter((name) => name.startsWith('S3_'));
+  if (s3Names.length > 0 && !env.S3_BUCKET) {
+    problems.push(`S3_BUCKET: required when any S3_ variable is set (found ${s3Names.sort().join(', ')})`);
+  }
+  if (Boolean(env.S3_ACCESS_KEY_ID) !== Boolean(env.S3_SECRET_ACCESS_KEY)) {
+    problems.push('S3_ACCESS_KEY_ID and S3_SECRET_ACCESS_KEY: set both or neither');
+  }
+  return problems;
 }
 
 function stripTrailingSlash(url: string): string {
