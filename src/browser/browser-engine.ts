@@ -7,18 +7,13 @@ import { BrowserPool } from './browser-pool.js';
 /** The parts of the container that reach the outside world for callers. */
 export interface BrowserEngine {
   addressPolicy: AddressPolicy;
-  /** The Chromium pool; Chromium itself starts on first use. */
+  /** The Chromium pool (local, or a remote browser over CDP); Chromium itself starts on first use. */
   browser: BrowserPool;
   /** fetch for server-side calls to caller-influenced URLs, under the same address policy. */
   guardedFetch: GuardedFetcher;
 }
 
 export function createBrowserEngine(config: Config, logger: Logger, resolver?: HostResolver): BrowserEngine {
-  if (config.browser.wsEndpoint) {
-    // The remote browser's traffic would not pass the egress proxy; until that is solved the
-    // setting is refused rather than silently ignored. BrowserPoolOptions.launcher is the seam.
-    throw new Error('BROWSER_WS_ENDPOINT is not supported yet: unset it to use the local Chromium pool');
-  }
   const addressPolicy = new AddressPolicy({
     allowPrivateNetworks: config.egress.allowPrivateNetworks,
     allowPrivateHosts: config.egress.allowPrivateHosts,
@@ -33,8 +28,24 @@ export function createBrowserEngine(config: Config, logger: Logger, resolver?: H
     recycleAfter: config.browser.recycleAfter,
     preparedContexts: config.browser.preparedContexts,
     navigationTimeoutMaxMs: config.browser.navigationTimeoutMaxMs,
+    remoteEndpoint: config.browser.wsEndpoint,
+    remoteHeartbeatMs: config.browser.remoteHeartbeatMs,
+    egressProxy: { listenHost: config.egress.proxyHost, listenPort: config.egress.proxyPort, publicUrl: config.egress.proxyPublicUrl },
     policy: addressPolicy,
     logger: logger.child({ component: 'browser' }),
   });
+  if (config.browser.wsEndpoint && isLoopbackProxyForRemoteBrowser(config)) {
+    // Not fatal (an SSH tunnel or a shared network namespace can make it work); the connect-time probe decides.
+    logger.warn(
+      { proxyHost: config.egress.proxyHost },
+      'BROWSER_WS_ENDPOINT names another host but the egress proxy listens on loopback: set EGRESS_PROXY_HOST (and EGRESS_PROXY_PUBLIC_URL if needed)',
+    );
+  }
   return { addressPolicy, browser, guardedFetch: createGuardedFetch(addressPolicy) };
+}
+
+function isLoopbackProxyForRemoteBrowser(config: Config): boolean {
+  const isLoopback = (host: string) => host === 'localhost' || host === '::1' || host === '[::1]' || host.startsWith('127.');
+  const browserHost = new URL(config.browser.wsEndpoint as string).hostname;
+  return !config.egress.proxyPublicUrl && isLoopback(config.egress.proxyHost) && !isLoopback(browserHost);
 }

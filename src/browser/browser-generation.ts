@@ -1,4 +1,5 @@
 import type { Logger } from 'pino';
+import type { BrowserProxySettings } from '../net/egress-proxy.js';
 import { type ChromiumProcess, killChromiumLeftovers } from './chromium-process.js';
 import { ContextSupply } from './context-supply.js';
 import { BrowserCrashed } from './types.js';
@@ -16,25 +17,35 @@ export class BrowserGeneration {
   retiring = false;
   private closing = false;
   private disconnected = false;
+  private readonly reportCrash: (error: BrowserCrashed) => void;
 
   constructor(
     readonly chromium: ChromiumProcess,
+    proxy: BrowserProxySettings,
     prepared: { count: number; shouldPrepare: () => boolean },
     logger: Logger,
-    onCrash: () => void,
+    private readonly onCrash: () => void,
   ) {
-    this.supply = new ContextSupply(chromium.browser, prepared.count, prepared.shouldPrepare, logger);
+    this.supply = new ContextSupply(chromium.browser, proxy, prepared.count, prepared.shouldPrepare, logger);
     let reportCrash: (error: BrowserCrashed) => void = () => undefined;
     this.crashed = new Promise<never>((_, reject) => {
       reportCrash = reject;
     });
+    this.reportCrash = reportCrash;
     this.crashed.catch(() => undefined); // only requests in flight listen
-    chromium.browser.on('disconnected', () => {
-      this.disconnected = true;
-      if (this.closing) return;
-      reportCrash(new BrowserCrashed('Chromium stopped while handling the request; retrying is safe'));
-      onCrash();
-    });
+    chromium.browser.on('disconnected', () => this.lost());
+  }
+
+  /**
+   * The browser is gone without being asked to go: it disconnected, or (remote) stopped
+   * answering. Requests in flight fail at once; the pool replaces it.
+   */
+  lost(): void {
+    if (this.disconnected) return;
+    this.disconnected = true;
+    if (this.closing) return;
+    this.reportCrash(new BrowserCrashed('Chromium stopped while handling the request; retrying is safe'));
+    this.onCrash();
   }
 
   /** Connected and not on its way out: new requests may use it. */
@@ -55,7 +66,7 @@ export class BrowserGeneration {
     this.active -= 1;
   }
 
-  /** Closes Chromium on purpose and makes sure none of its processes stay behind. */
+  /** Closes Chromium on purpose (a remote one is only disconnected) and makes sure none of its local processes stay behind. */
   async close(): Promise<void> {
     if (this.closing) return;
     this.closing = true;

@@ -2,16 +2,17 @@ import { constants } from 'node:fs';
 import { access } from 'node:fs/promises';
 import type { Logger } from 'pino';
 import type { AddressPolicy } from '../net/address-policy.js';
-import { EgressProxy } from '../net/egress-proxy.js';
+import { EgressProxy, type EgressProxyOptions } from '../net/egress-proxy.js';
 import { type ChromiumProcess, killChromiumLeftovers, launchChromium } from './chromium-process.js';
 import { closeLease, type PageLease } from './context-supply.js';
 import { BrowserGeneration } from './browser-generation.js';
 import { DEFAULT_NAVIGATION_TIMEOUT_MS, type LoadGuard, loadPage, MAX_WAIT_TIME_MS, navigationTimeout } from './page-loader.js';
 import { PageSlots } from './page-slots.js';
+import { connectRemoteChromium, describeEndpoint, isEndpointReachable, watchRemoteBrowser } from './remote-chromium.js';
 import { BrowserCrashed, type ContextOptions, type LoadedPage, type LoadOptions, NavigationTimeout, type PageRunner } from './types.js';
 
-/** Starts a browser whose traffic goes through `proxyUrl`. The seam for a remote CDP browser. */
-export type BrowserLauncher = (proxyUrl: string) => Promise<ChromiumProcess>;
+/** Starts (or connects to) a browser whose contexts will send their traffic through `proxy`. */
+export type BrowserLauncher = (proxy: EgressProxy) => Promise<ChromiumProcess>;
 
 export interface BrowserPoolOptions {
   executablePath: string;
@@ -28,6 +29,12 @@ export interface BrowserPoolOptions {
   navigationTimeoutMaxMs: number;
   policy: AddressPolicy;
   logger: Logger;
+  /** Where the egress proxy listens and the address browsers are given (default: 127.0.0.1, a free port). */
+  egressProxy?: Pick<EgressProxyOptions, 'listenHost' | 'listenPort' | 'publicUrl'>;
+  /** A Chromium on another host (BROWSER_WS_ENDPOINT): connected to over CDP instead of launched. */
+  remoteEndpoint?: string;
+  /** A remote browser silent for this long is treated as crashed (default 5000). */
+  remoteHeartbeatMs?: number;
   launcher?: BrowserLauncher;
 }
 
@@ -39,11 +46,15 @@ export interface BrowserReadiness {
 /** Time `work` may take once the page is loaded, so no request holds a page forever. */
 const WORK_TIME_LIMIT_MS = 60_000;
 
+/** Bounds connecting to a remote browser, and its egress check, each: requests wait for it. */
+const REMOTE_CONNECT_TIMEOUT_MS = 10_000;
+
 /**
- * The browser engine: one long-lived Chromium (launched on first use) behind the egress
- * proxy, a fresh context per request, bounded pages and a bounded wait queue. A browser that
- * crashes or disconnects fails only the requests it was serving and is replaced on the next
- * request; one that has served `recycleAfter` pages is replaced after draining.
+ * The browser engine: one long-lived Chromium (launched, or connected to when remote, on first
+ * use) behind the egress proxy, a fresh context per request, bounded pages and a bounded wait
+ * queue. A browser that crashes or disconnects fails only the requests it was serving and is
+ * replaced (reconnected) on the next request; one that has served `recycleAfter` pages is
+ * replaced after draining.
  */
 export class BrowserPool implements PageRunner {
   private readonly slots: PageSlots;
@@ -55,7 +66,7 @@ export class BrowserPool implements PageRunner {
 
   constructor(private readonly options: BrowserPoolOptions) {
     this.slots = new PageSlots({ maxActive: options.maxPages, maxQueued: options.maxQueue, queueTimeoutMs: options.queueTimeoutMs });
-    this.proxy = new EgressProxy({ policy: options.policy, logger: options.logger.child({ component: 'egress-proxy' }) });
+    this.proxy = new EgressProxy({ ...options.egressProxy, policy: options.policy, logger: options.logger.child({ component: 'egress-proxy' }) });
   }
 
   async withLoadedPage<T>(context: ContextOptions, load: LoadOptions, work: (loaded: LoadedPage) => Promise<T>): Promise<T> {
@@ -80,6 +91,12 @@ export class BrowserPool implements PageRunner {
   async readiness(): Promise<BrowserReadiness> {
     if (this.closed) return { status: 'unavailable', detail: 'shutting down' };
     if (this.current?.usable) return { status: 'ok', detail: 'running' };
+    const remote = this.options.remoteEndpoint;
+    if (remote) {
+      return (await isEndpointReachable(remote, 2_000))
+        ? { status: 'ok', detail: this.current ? 'reconnecting' : 'not connected yet' }
+        : { status: 'unavailable', detail: `remote browser at ${describeEndpoint(remote)} not reachable` };
+    }
     try {
       await access(this.options.executablePath, constants.X_OK);
       return { status: 'ok', detail: this.current ? 'restarting' : 'not started' };
@@ -95,7 +112,10 @@ export class BrowserPool implements PageRunner {
       queued: this.slots.queuedCount,
       browserPid: this.current?.chromium.pid,
       userDataDir: this.current?.chromium.userDataDir,
+      remoteEndpoint: this.current?.chromium.remoteEndpoint,
       pagesServed: this.current?.served ?? 0,
+      browsers: this.generations.size,
+      preparedContexts: [...this.generations].reduce((sum, generation) => sum + generation.supply.preparedCount, 0),
     };
   }
 
@@ -158,27 +178,49 @@ export class BrowserPool implements PageRunner {
     let chromium: ChromiumProcess;
     try {
       await this.proxy.start();
-      const launcher = this.options.launcher ?? ((proxyUrl: string) => launchChromium({ ...this.options, proxyUrl }));
-      chromium = await launcher(this.proxy.url);
+      chromium = await (this.options.launcher ?? this.defaultLauncher())(this.proxy);
     } catch (error) {
-      this.options.logger.error({ err: error }, 'Chromium could not be started');
-      throw new BrowserCrashed('Chromium could not be started', { cause: error });
+      // Callers get no endpoint or proxy address, only the log does.
+      const what = this.options.remoteEndpoint ? 'The remote browser could not be used' : 'Chromium could not be started';
+      this.options.logger.error({ err: error }, what);
+      throw new BrowserCrashed(what, { cause: error });
     }
     const prepared = { count: this.options.preparedContexts, shouldPrepare: () => this.hasIdleCapacity() };
-    const generation = new BrowserGeneration(chromium, prepared, this.options.logger, () => this.onCrash(generation));
+    const generation = new BrowserGeneration(chromium, this.proxy.browserSettings, prepared, this.options.logger, () => this.onCrash(generation));
     if (this.closed) {
       await this.retire(generation);
       throw new BrowserCrashed('The browser engine is shutting down');
     }
     this.generations.add(generation);
     this.current = generation;
+    if (chromium.remoteEndpoint) this.watchRemote(generation);
     generation.supply.refill();
-    this.options.logger.info({ pid: chromium.pid, userDataDir: chromium.userDataDir }, 'Chromium started');
+    this.options.logger.info({ pid: chromium.pid, userDataDir: chromium.userDataDir, remoteEndpoint: chromium.remoteEndpoint }, 'Chromium started');
     return generation;
   }
 
+  private watchRemote(generation: BrowserGeneration): void {
+    const { browser, remoteEndpoint } = generation.chromium;
+    const stop = watchRemoteBrowser(browser, this.options.remoteHeartbeatMs ?? 5_000, () => {
+      this.options.logger.error({ remoteEndpoint }, 'remote browser stopped answering');
+      generation.lost();
+      // Not awaited: over a dead link the close handshake only ends at the WebSocket's own timeout.
+      void browser.close().catch(() => undefined);
+    });
+    browser.once('disconnected', stop);
+  }
+
+  private defaultLauncher(): BrowserLauncher {
+    const endpoint = this.options.remoteEndpoint;
+    if (endpoint) {
+      return (proxy) => connectRemoteChromium({ endpoint, proxy, logger: this.options.logger, timeoutMs: REMOTE_CONNECT_TIMEOUT_MS });
+    }
+    return (proxy) => launchChromium({ ...this.options, proxyUrl: proxy.url });
+  }
+
   private onCrash(generation: BrowserGeneration): void {
-    this.options.logger.error({ pid: generation.chromium.pid, active: generation.active }, 'Chromium disconnected unexpectedly');
+    const { pid, remoteEndpoint } = generation.chromium;
+    this.options.logger.error({ pid, remoteEndpoint, active: generation.active }, 'Chromium disconnected unexpectedly');
     if (this.current === generation) this.current = undefined;
     this.generations.delete(generation);
     void generation.supply.stop();

@@ -13,38 +13,55 @@ export interface ChromiumLaunchOptions {
 /** A running Chromium and what is needed to make sure none of its processes outlive it. */
 export interface ChromiumProcess {
   browser: Browser;
-  /** Process id of the browser process (undefined when it could not be found in /proc). */
+  /** Process id of the browser process (undefined when it could not be found in /proc, or is remote). */
   pid: number | undefined;
   /** The profile directory unique to this launch; every child process names it. */
   userDataDir: string | undefined;
+  /** Set for a browser on another host (BROWSER_WS_ENDPOINT): not ours to kill, only to disconnect. */
+  remoteEndpoint?: string;
 }
 
 /**
+ * Flags that only the browser's own launch can set and the egress guard relies on: no QUIC
+ * and WebRTC UDP only via the proxy (which carries no UDP, so none). A remote browser host
+ * must start Chromium with them; see remote-chromium.ts.
+ */
+export const UDP_OFF_FLAGS = [
+  '--disable-quic',
+  '--force-webrtc-ip-handling-policy=disable_non_proxied_udp',
+  '--webrtc-ip-handling-policy=disable_non_proxied_udp',
+] as const;
+
+/** Flags that stop Chromium's own background traffic (updates, sync, pings). */
+export const QUIET_FLAGS = [
+  '--no-first-run',
+  '--disable-background-networking',
+  '--disable-component-update',
+  '--disable-sync',
+  '--disable-crash-reporter',
+  '--disable-domain-reliability',
+  '--no-pings',
+] as const;
+
+/**
  * Flags that keep every connection on the egress proxy: loopback and link-local included
- * (`<-loopback>` drops Chromium's implicit bypass), no QUIC, WebRTC UDP only via the proxy
- * (which carries no UDP, so none), and no background traffic of Chromium's own.
+ * (`<-loopback>` drops Chromium's implicit bypass), no QUIC, WebRTC UDP only via the proxy,
+ * and no background traffic of Chromium's own. Every context also gets the proxy (with its
+ * credentials) in its own settings; the browser-wide one covers anything outside a context.
  */
 export function chromiumArgs(options: ChromiumLaunchOptions, marker: string): string[] {
   return [
     ...(options.sandbox ? [] : ['--no-sandbox']),
     `--proxy-server=${options.proxyUrl}`,
     '--proxy-bypass-list=<-loopback>',
-    '--disable-quic',
-    '--force-webrtc-ip-handling-policy=disable_non_proxied_udp',
-    '--webrtc-ip-handling-policy=disable_non_proxied_udp',
+    ...UDP_OFF_FLAGS,
     // Renderer processes never mix browser contexts, so callers stay apart without site
     // isolation; keeping one caller's page in fewer processes saves a renderer or more per page
     // (and stops Chromium's spare renderer from being thrown away at every new context).
     '--disable-site-isolation-trials',
     '--disable-gpu',
     '--disable-dev-shm-usage',
-    '--no-first-run',
-    '--disable-background-networking',
-    '--disable-component-update',
-    '--disable-sync',
-    '--disable-crash-reporter',
-    '--disable-domain-reliability',
-    '--no-pings',
+    ...QUIET_FLAGS,
     `--pluck-browser=${marker}`,
   ];
 }

@@ -1,5 +1,6 @@
 import type { Browser, BrowserContext, BrowserContextOptions, Page } from 'playwright-core';
 import type { Logger } from 'pino';
+import type { BrowserProxySettings } from '../net/egress-proxy.js';
 import { type ContextOptions, InvalidPageOption } from './types.js';
 
 /** The spec's default viewport. */
@@ -40,9 +41,14 @@ export class ContextSupply {
   private preparing = 0;
   private stopped = false;
 
-  /** @param shouldPrepare whether now is a good time: preparing only pays while nobody waits. */
+  /**
+   * @param proxy the egress proxy with its credentials, set on every context (the only way to
+   *   route a remote browser's traffic, and it carries the credentials for a local one).
+   * @param shouldPrepare whether now is a good time: preparing only pays while nobody waits.
+   */
   constructor(
     private readonly browser: Browser,
+    private readonly proxy: BrowserProxySettings,
     private readonly preparedTarget: number,
     private readonly shouldPrepare: () => boolean,
     private readonly logger: Logger,
@@ -61,6 +67,11 @@ export class ContextSupply {
       await context.close().catch(() => undefined);
       throw error;
     }
+  }
+
+  /** Contexts ready for a request: the idle ones. */
+  get preparedCount(): number {
+    return this.prepared.length;
   }
 
   /** Starts creating contexts in the background, up to the target count, while there is room. */
@@ -89,6 +100,7 @@ export class ContextSupply {
   private createContext(options: ContextOptions): Promise<BrowserContext> {
     return this.browser.newContext({
       ...FIXED_SETTINGS,
+      proxy: this.proxy,
       viewport: options.viewport ?? DEFAULT_VIEWPORT,
       deviceScaleFactor: options.deviceScaleFactor,
       isMobile: options.isMobile,

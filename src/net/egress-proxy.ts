@@ -1,4 +1,4 @@
-import { randomBytes } from 'node:crypto';
+import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
 import { Agent, type IncomingMessage, type OutgoingHttpHeaders, type ServerResponse, createServer, request } from 'node:http';
 import type { AddressInfo, Socket } from 'node:net';
 import type { Duplex } from 'node:stream';
@@ -13,12 +13,35 @@ export type EgressOutcome = 'refused' | 'unreachable';
 /** Header on answers the proxy writes itself: `<token> <outcome>`. */
 export const EGRESS_HEADER = 'x-pluck-egress';
 
+/**
+ * A URL the proxy answers itself (`<token> probe`) and never resolves: a browser that gets
+ * that answer sends its traffic through this proxy, reaches it and is authenticated.
+ */
+export const EGRESS_PROBE_URL = 'http://pluck-egress-probe.invalid/';
+
+const AUTH_REALM = 'Pluck egress guard';
+
 export interface EgressProxyOptions {
   policy: AddressPolicy;
   logger: Logger;
   connectTimeoutMs?: number;
   /** A tunnel or forwarded exchange with no byte moving for this long is cut. */
   idleTimeoutMs?: number;
+  /** Interface to listen on: 127.0.0.1 unless a browser on another host must reach the proxy. */
+  listenHost?: string;
+  /** 0 (the default) takes a free port. */
+  listenPort?: number;
+  /** The address browsers are told, when they reach the proxy by another name than the listen address. */
+  publicUrl?: string;
+}
+
+/** What a browser context needs to send everything through the proxy (Playwright's `proxy` shape). */
+export interface BrowserProxySettings {
+  server: string;
+  /** `<-loopback>`: loopback targets go through the proxy too, instead of Chromium's implicit bypass. */
+  bypass: string;
+  username: string;
+  password: string;
 }
 
 const HOP_BY_HOP = new Set([
@@ -34,15 +57,22 @@ const HOP_BY_HOP = new Set([
 ]);
 
 /**
- * The egress guard: an HTTP forward proxy on 127.0.0.1 through which Chromium sends every
- * connection (CONNECT for https and WebSockets, absolute-URI requests for plain http). Each
- * host is resolved once, every address is checked by the policy, and the connection goes to
- * exactly those addresses, so redirects, subresources, WebSockets and DNS rebinding all meet
- * the same check at connect time.
+ * The egress guard: an HTTP forward proxy (127.0.0.1 unless configured otherwise) through
+ * which Chromium sends every connection (CONNECT for https and WebSockets, absolute-URI
+ * requests for plain http). Each host is resolved once, every address is checked by the
+ * policy, and the connection goes to exactly those addresses, so redirects, subresources,
+ * WebSockets and DNS rebinding all meet the same check at connect time.
+ *
+ * Only holders of the per-process credentials may use it (anything else gets 407): without
+ * them any process that can reach the port, on this host or the browser hosts' network,
+ * would have an open relay into whatever the policy allows.
  */
 export class EgressProxy {
   /** Secret part of EGRESS_HEADER: a target cannot forge a refusal without knowing it. */
   readonly token = randomBytes(16).toString('hex');
+  /** Random per process; browsers get them through their context's proxy settings. */
+  private readonly credentials = { username: 'pluck', password: randomBytes(24).toString('base64url') };
+  private readonly expectedAuthDigest = digest(Buffer.from(`${this.credentials.username}:${this.credentials.password}`).toString('base64'));
   private readonly server = createServer();
   private readonly sockets = new Set<Duplex>();
   private readonly upstreamAgent = new Agent({ keepAlive: true, maxFreeSockets: 64 });
@@ -55,8 +85,15 @@ export class EgressProxy {
     this.idleTimeoutMs = options.idleTimeoutMs ?? 120_000;
     this.server.keepAliveTimeout = 60_000;
     this.server.on('connection', (socket) => this.track(socket));
-    this.server.on('connect', (req, socket, head) => void this.handleConnect(req, socket, head));
-    this.server.on('request', (req, res) => void this.handleForward(req, res));
+    this.server.on('connect', (req, socket, head) => {
+      socket.on('error', () => socket.destroy());
+      if (this.authenticated(req)) void this.handleConnect(req, socket, head);
+      else socket.end(`HTTP/1.1 407 Proxy Authentication Required\r\nProxy-Authenticate: Basic realm="${AUTH_REALM}"\r\nConnection: close\r\nContent-Length: 0\r\n\r\n`);
+    });
+    this.server.on('request', (req, res) => {
+      if (this.authenticated(req)) void this.handleForward(req, res);
+      else res.writeHead(407, { 'proxy-authenticate': `Basic realm="${AUTH_REALM}"`, 'content-length': '0' }).end();
+    });
     this.server.on('upgrade', (_req, socket) => socket.end('HTTP/1.1 501 Not Implemented\r\nContent-Length: 0\r\n\r\n'));
   }
 
@@ -64,15 +101,28 @@ export class EgressProxy {
     if (this.port !== undefined) return;
     await new Promise<void>((resolve, reject) => {
       this.server.once('error', reject);
-      this.server.listen(0, '127.0.0.1', () => resolve());
+      this.server.listen(this.options.listenPort ?? 0, this.listenHost, () => resolve());
     });
     this.port = (this.server.address() as AddressInfo).port;
+    this.options.logger.info({ listen: `${hostForUrl(this.listenHost)}:${this.port}`, advertised: this.url }, 'egress proxy listening');
   }
 
-  /** `http://127.0.0.1:PORT`, for Chromium's `--proxy-server`. */
+  /** The address browsers are given: the public URL when configured, else the listen address. */
   get url(): string {
     if (this.port === undefined) throw new Error('The egress proxy has not been started');
-    return `http://127.0.0.1:${this.port}`;
+    if (this.options.publicUrl) return this.options.publicUrl;
+    const host = this.listenHost === '0.0.0.0' || this.listenHost === '::' ? '127.0.0.1' : this.listenHost;
+    return `http://${hostForUrl(host)}:${this.port}`;
+  }
+
+  /** Proxy settings for a browser context: the advertised address and the credentials. */
+  get browserSettings(): BrowserProxySettings {
+    return { server: this.url, bypass: '<-loopback>', ...this.credentials };
+  }
+
+  /** Whether `headerValue` (EGRESS_HEADER of the answer to EGRESS_PROBE_URL) came from this proxy. */
+  isProbeAnswer(headerValue: string | null | undefined): boolean {
+    return headerValue === `${this.token} probe`;
   }
 
   /** The outcome the proxy wrote into one of its own answers; undefined for a target's answer. */
@@ -87,6 +137,23 @@ export class EgressProxy {
     for (const socket of this.sockets) socket.destroy();
     this.upstreamAgent.destroy();
     if (this.port !== undefined) await closed;
+  }
+
+  private get listenHost(): string {
+    return this.options.listenHost ?? '127.0.0.1';
+  }
+
+  /** Checks Proxy-Authorization in constant time; a wrong secret is logged, a missing one is a normal first try. */
+  private authenticated(req: IncomingMessage): boolean {
+    const header = req.headers['proxy-authorization'];
+    if (header === undefined) {
+      this.options.logger.debug({ remote: req.socket.remoteAddress }, 'egress proxy: credentials required');
+      return false;
+    }
+    const match = /^basic\s+(\S+)\s*$/i.exec(header);
+    if (match && timingSafeEqual(digest(match[1] as string), this.expectedAuthDigest)) return true;
+    this.options.logger.warn({ remote: req.socket.remoteAddress, target: req.url }, 'egress proxy: wrong credentials refused');
+    return false;
   }
 
   private async handleConnect(req: IncomingMessage, client: Duplex, head: Buffer): Promise<void> {
@@ -120,6 +187,11 @@ export class EgressProxy {
     const target = parseAbsoluteHttpUrl(req.url ?? '');
     if (!target) {
       this.answer(res, 400, 'unreachable', 'This proxy forwards absolute http:// URLs only');
+      return;
+    }
+    if (target.href === EGRESS_PROBE_URL) {
+      res.writeHead(200, { 'content-type': 'text/plain; charset=utf-8', 'cache-control': 'no-store', [EGRESS_HEADER]: `${this.token} probe` });
+      res.end('Pluck egress guard: this browser context reaches the proxy\n');
       return;
     }
     const port = effectivePort(target);
@@ -235,6 +307,15 @@ function forwardableHeaders(raw: string[]): OutgoingHttpHeaders {
     headers[name] = existing === undefined ? value : [...(Array.isArray(existing) ? existing : [existing]), value];
   }
   return headers;
+}
+
+/** Fixed-length form of a secret, so comparing it takes the same time whatever was sent. */
+function digest(value: string): Buffer {
+  return createHash('sha256').update(value).digest();
+}
+
+function hostForUrl(host: string): string {
+  return host.includes(':') ? `[${host}]` : host;
 }
 
 function describe(error: unknown): string {

@@ -8,6 +8,8 @@ export type ProxyMode = 'pass' | 'refuse' | 'stall';
 
 export interface TcpProxy {
   port: number;
+  /** Client connections accepted so far. */
+  readonly connections: number;
   /** `pass` -> `refuse` also drops the live connections, as a restart of the target would. */
   setMode(mode: ProxyMode): void;
   close(): Promise<void>;
@@ -16,6 +18,7 @@ export interface TcpProxy {
 /** A loopback TCP proxy in front of `targetPort`, so a test can take the target away and bring it back. */
 export async function startTcpProxy(targetPort: number, targetHost = '127.0.0.1'): Promise<TcpProxy> {
   let mode: ProxyMode = 'pass';
+  let connections = 0;
   const sockets = new Set<Socket>();
   const track = (socket: Socket) => {
     sockets.add(socket);
@@ -24,6 +27,7 @@ export async function startTcpProxy(targetPort: number, targetHost = '127.0.0.1'
   };
   const server = createServer((client) => {
     track(client);
+    connections += 1;
     if (mode === 'refuse') return void client.destroy();
     const upstream = createConnection({ port: targetPort, host: targetHost });
     track(upstream);
@@ -39,6 +43,9 @@ export async function startTcpProxy(targetPort: number, targetHost = '127.0.0.1'
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   return {
     port: (server.address() as AddressInfo).port,
+    get connections() {
+      return connections;
+    },
     setMode(next) {
       mode = next;
       if (next === 'refuse') for (const socket of sockets) socket.destroy();

@@ -2,7 +2,7 @@ import { request } from 'node:http';
 import pino from 'pino';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { AddressPolicy, type AddressPolicyOptions, type HostResolver } from '../../src/net/address-policy.js';
-import { EGRESS_HEADER, EgressProxy } from '../../src/net/egress-proxy.js';
+import { EGRESS_HEADER, EGRESS_PROBE_URL, EgressProxy } from '../../src/net/egress-proxy.js';
 import { closedPort, type RecordingServer, startRecordingServer } from '../helpers/recording-server.js';
 
 interface ProxyAnswer {
@@ -11,11 +11,18 @@ interface ProxyAnswer {
   body: string;
 }
 
-/** An absolute-URI request through the proxy, as Chromium sends plain http. */
-function forward(proxy: EgressProxy, url: string): Promise<ProxyAnswer> {
+/** The Proxy-Authorization value a browser context of `proxy` sends. */
+function credentialsOf(proxy: EgressProxy): string {
+  const { username, password } = proxy.browserSettings;
+  return `Basic ${Buffer.from(`${username}:${password}`).toString('base64')}`;
+}
+
+/** An absolute-URI request through the proxy, as Chromium sends plain http (authenticated unless told otherwise). */
+function forward(proxy: EgressProxy, url: string, authorization: string | null = credentialsOf(proxy)): Promise<ProxyAnswer> {
   const { hostname, port } = new URL(proxy.url);
+  const headers = { host: new URL(url).host, 'proxy-connection': 'keep-alive', ...(authorization ? { 'proxy-authorization': authorization } : {}) };
   return new Promise((resolve, reject) => {
-    const req = request({ host: hostname, port, path: url, headers: { host: new URL(url).host, 'proxy-connection': 'keep-alive' } }, (res) => {
+    const req = request({ host: hostname, port, path: url, headers }, (res) => {
       let body = '';
       res.setEncoding('utf8');
       res.on('data', (chunk: string) => (body += chunk));
@@ -27,10 +34,11 @@ function forward(proxy: EgressProxy, url: string): Promise<ProxyAnswer> {
 }
 
 /** A CONNECT through the proxy, as Chromium opens https and WebSocket connections; sends one GET through the tunnel. */
-function tunnel(proxy: EgressProxy, authority: string): Promise<ProxyAnswer> {
+function tunnel(proxy: EgressProxy, authority: string, authorization: string | null = credentialsOf(proxy)): Promise<ProxyAnswer> {
   const { hostname, port } = new URL(proxy.url);
+  const headers = authorization ? { 'proxy-authorization': authorization } : {};
   return new Promise((resolve, reject) => {
-    const req = request({ host: hostname, port, method: 'CONNECT', path: authority });
+    const req = request({ host: hostname, port, method: 'CONNECT', path: authority, headers });
     req.on('connect', (res, socket) => {
       if (res.statusCode !== 200) {
         socket.destroy();
@@ -80,6 +88,54 @@ describe('egress proxy', () => {
     const tunnelled = await tunnel(proxy, fixture.hostPort);
     expect(tunnelled.body).toMatch(/^HTTP\/1\.1 200 OK[\s\S]*ok \/through-tunnel/);
     expect(fixture.hitsTo('/page')[0]?.headers).not.toHaveProperty('proxy-connection');
+    expect(fixture.hitsTo('/page')[0]?.headers, 'the proxy credentials reached the target').not.toHaveProperty('proxy-authorization');
+  });
+
+  it('answers 407 to requests and tunnels without its credentials, or with wrong ones, and relays nothing', async () => {
+    const proxy = await startProxy({ allowPrivateHosts: [fixture.hostPort] });
+    const other = await startProxy({ allowPrivateHosts: [fixture.hostPort] });
+    const relayed = () => fixture.hits.filter((hit) => hit.path === '/relay' || hit.path === '/through-tunnel').length;
+    const before = relayed();
+    const wrong = [null, credentialsOf(other), `Bearer ${proxy.browserSettings.password}`, 'Basic', `Basic ${Buffer.from(`pluck:${proxy.browserSettings.password}x`).toString('base64')}`];
+    for (const authorization of wrong) {
+      const forwarded = await forward(proxy, `${fixture.origin}/relay`, authorization);
+      expect(forwarded, String(authorization)).toMatchObject({ status: 407, egress: undefined });
+      expect((await tunnel(proxy, fixture.hostPort, authorization)).status, String(authorization)).toBe(407);
+      // The probe proves a browser authenticated; it must not answer without credentials either.
+      expect((await forward(proxy, EGRESS_PROBE_URL, authorization)).status).toBe(407);
+    }
+    expect(relayed()).toBe(before);
+    expect(proxy.browserSettings.password).not.toBe(other.browserSettings.password);
+    // The scheme is case-insensitive, as HTTP says.
+    expect((await forward(proxy, `${fixture.origin}/relay`, credentialsOf(proxy).replace('Basic', 'basic'))).status).toBe(200);
+  });
+
+  it('answers the probe URL itself, with its token, without resolving it', async () => {
+    const resolver: HostResolver = async (hostname) => {
+      throw new Error(`no lookup expected, got ${hostname}`);
+    };
+    const proxy = await startProxy({ resolver });
+    const answer = await forward(proxy, EGRESS_PROBE_URL);
+    expect(answer.status).toBe(200);
+    expect(proxy.isProbeAnswer(answer.egress)).toBe(true);
+    expect(proxy.isProbeAnswer(`${'0'.repeat(32)} probe`)).toBe(false);
+  });
+
+  it('listens where told and gives browsers the public address when one is set', async () => {
+    const port = await closedPort();
+    const proxy = new EgressProxy({ policy: new AddressPolicy({}), logger: pino({ level: 'silent' }), listenHost: '127.0.0.1', listenPort: port, publicUrl: 'http://pluck.example:3128' });
+    proxies.push(proxy);
+    await proxy.start();
+    expect(proxy.browserSettings).toMatchObject({ server: 'http://pluck.example:3128', bypass: '<-loopback>', username: 'pluck' });
+    const status = await new Promise<number>((resolve, reject) => {
+      request({ host: '127.0.0.1', port, path: `${fixture.origin}/x` }, (res) => {
+        res.resume();
+        resolve(res.statusCode ?? 0);
+      })
+        .on('error', reject)
+        .end();
+    });
+    expect(status).toBe(407);
   });
 
   it('refuses loopback by IP, by name and by a name resolving to loopback, with a marked 403', async () => {
@@ -141,7 +197,7 @@ describe('egress proxy', () => {
     const proxy = await startProxy({});
     const { hostname, port } = new URL(proxy.url);
     const status = await new Promise<number>((resolve, reject) => {
-      request({ host: hostname, port, path: '/not-absolute' }, (res) => {
+      request({ host: hostname, port, path: '/not-absolute', headers: { 'proxy-authorization': credentialsOf(proxy) } }, (res) => {
         res.resume();
         resolve(res.statusCode ?? 0);
       })
