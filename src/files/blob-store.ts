@@ -19,4 +19,17 @@ export interface BlobStore {
   publicUrl(key: string): string | undefined;
   /** Throws when the store cannot be reached; used by /ready. */
   check(): Promise<void>;
+  /** Releases connections; the store is not used afterwards. */
+  close?(): Promise<void>;
+}
+
+/**
+ * The store could not be reached, or did not answer in time. The file service turns it into a
+ * 503, so a stalled bucket gives the caller a clear answer instead of a hang or a 500.
+ */
+export class BlobStoreUnavailable extends Error {
+  constructor(message: string, options?: { cause?: unknown }) {
+    super(message, options);
+    this.name = 'BlobStoreUnavailable';
+  }
 }

@@ -2,7 +2,8 @@ import { randomBytes, randomUUID } from 'node:crypto';
 import type { Kysely, Selectable } from 'kysely';
 import type { Config, PlanName } from '../config.js';
 import type { Database, FileTable } from '../db/schema.js';
-import type { BlobStore, StoredBlob } from './blob-store.js';
+import { AppError } from '../http/errors.js';
+import { BlobStoreUnavailable, type BlobStore, type StoredBlob } from './blob-store.js';
 
 export type FileType = 'screenshot' | 'pdf';
 export type FileSortField = 'created_at' | 'filename';
@@ -72,7 +73,7 @@ export class FileService {
     const created = this.now();
     const filename = `${file.type}-${created.toISOString().replace(/[-:]/g, '').replace(/\..*/, '')}.${file.extension}`;
     const key = `files/${token}/${filename}`;
-    await this.blobs.put(key, file.body, file.contentType);
+    await unlessStorageUnavailable(() => this.blobs.put(key, file.body, file.contentType));
     const row: Selectable<FileTable> = {
       id: randomUUID(),
       user_id: file.userId,
@@ -148,7 +149,23 @@ export class FileService {
       (await this.db.selectFrom('file').select('expires_at').where('r2_key', '=', key).executeTakeFirst()) ??
       (await this.db.selectFrom('file_orphan').select('expires_at').where('r2_key', '=', key).executeTakeFirst());
     if (!live || live.expires_at <= now) return undefined;
-    return this.blobs.get(key);
+    return unlessStorageUnavailable(() => this.blobs.get(key));
+  }
+}
+
+/** Seconds a client is asked to wait when the bucket did not answer. */
+const STORAGE_RETRY_AFTER_SECONDS = 5;
+
+/** A store that cannot be reached (a stalled bucket) answers 503 with Retry-After, not 500. */
+async function unlessStorageUnavailable<T>(work: () => Promise<T>): Promise<T> {
+  try {
+    return await work();
+  } catch (error) {
+    if (!(error instanceof BlobStoreUnavailable)) throw error;
+    throw new AppError('SERVICE_UNAVAILABLE', 'File storage is unavailable; retry shortly', {
+      cause: error,
+      headers: { 'Retry-After': String(STORAGE_RETRY_AFTER_SECONDS) },
+    });
   }
 }
 

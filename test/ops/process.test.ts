@@ -1,4 +1,4 @@
-import { type ChildProcess, execFile, spawn } from 'node:child_process';
+import { execFile } from 'node:child_process';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { request as httpRequest } from 'node:http';
 import { tmpdir } from 'node:os';
@@ -6,46 +6,14 @@ import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { apiClient } from '../helpers/client.js';
+import { type ServerProcess, startServerProcess, TSX } from '../helpers/server-process.js';
 
 const run = promisify(execFile);
-const TSX = ['--import', 'tsx'];
 const PUBLIC_URL = 'http://pluck.test';
-
-interface Started {
-  child: ChildProcess;
-  baseUrl: string;
-  output: string[];
-  exited: Promise<number | null>;
-}
-
-/** Starts the real entry point as `npm start` would, on a free port read back from its log. */
-async function startProcess(env: Record<string, string>): Promise<Started> {
-  const child = spawn(process.execPath, [...TSX, 'src/server.ts'], {
-    env: { ...process.env, NODE_ENV: 'production', HOST: '127.0.0.1', PORT: '0', LOG_LEVEL: 'info', ...env },
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  const output: string[] = [];
-  const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
-  const port = await new Promise<number>((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error(`server did not start: ${output.join('')}`)), 90_000);
-    const onData = (chunk: Buffer) => {
-      output.push(chunk.toString());
-      const match = /"port":(\d+).*"msg":"pluck listening"/.exec(output.join(''));
-      if (match) {
-        clearTimeout(timer);
-        resolve(Number(match[1]));
-      }
-    };
-    child.stdout!.on('data', onData);
-    child.stderr!.on('data', (chunk: Buffer) => output.push(chunk.toString()));
-    child.once('exit', () => reject(new Error(`server exited: ${output.join('')}`)));
-  });
-  return { child, baseUrl: `http://127.0.0.1:${port}`, output, exited };
-}
 
 describe('the service process', { timeout: 120_000 }, () => {
   let dataDir: string;
-  let started: Started;
+  let started: ServerProcess;
 
   beforeAll(async () => {
     dataDir = await mkdtemp(join(tmpdir(), 'pluck-proc-'));
@@ -66,7 +34,7 @@ describe('the service process', { timeout: 120_000 }, () => {
     expect(stderr).toContain('shown only once');
     expect(stderr).not.toContain(key);
 
-    started = await startProcess({ DATA_DIR: dataDir, ADMIN_EMAILS: 'operator@example.com', PUBLIC_BASE_URL: PUBLIC_URL });
+    started = await startServerProcess({ DATA_DIR: dataDir, ADMIN_EMAILS: 'operator@example.com', PUBLIC_BASE_URL: PUBLIC_URL });
     const api = apiClient(started.baseUrl);
     const credits = await api.get('/v1/user/credits', key);
     expect(credits.status, credits.text).toBe(200);
