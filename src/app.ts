@@ -11,6 +11,8 @@ import { fileServingRoutes } from './files/files.routes.js';
 import { fileApiRoutes } from './files/file-api.routes.js';
 import { clearCacheRoutes } from './cache/clear-cache.routes.js';
 import { healthRoutes } from './health.routes.js';
+import { httpMetrics } from './metrics/http-metrics.js';
+import { metricsRoutes } from './metrics/metrics.routes.js';
 import { captureRoutes } from './web/capture.routes.js';
 import { pageRoutes } from './web/page.routes.js';
 import { scrapeRoutes } from './web/scrape.routes.js';
@@ -29,6 +31,7 @@ export function createApp(ctx: AppContext) {
   const app = new OpenAPIHono<AppEnv>({ defaultHook: validationHook });
 
   app.use('*', requestContext(ctx.logger));
+  app.use('*', httpMetrics(ctx.metrics));
   app.use(
     '*',
     bodyLimit({
@@ -46,6 +49,7 @@ export function createApp(ctx: AppContext) {
   };
 
   app.route('/', healthRoutes(ctx));
+  app.route('/', metricsRoutes(ctx));
   app.route('/', authRoutes(ctx));
   app.route('/', fileServingRoutes(ctx));
   app.route('/', userRoutes(deps));

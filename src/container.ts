@@ -13,6 +13,8 @@ import { createLogMailer, createSmtpMailer, type Mailer } from './auth/mailer.js
 import { createBrowserEngine } from './browser/browser-engine.js';
 import type { BrowserPool } from './browser/browser-pool.js';
 import type { Config } from './config.js';
+import { Lifecycle } from './lifecycle.js';
+import { Metrics } from './metrics/metrics.js';
 import { type DatabaseHandle, openDatabase } from './db/database.js';
 import { migrate } from './db/migrations.js';
 import type { BlobStore } from './files/blob-store.js';
@@ -67,6 +69,10 @@ export interface AppContext {
   browser: BrowserPool;
   /** fetch for server-side calls to caller-influenced URLs. */
   guardedFetch: GuardedFetcher;
+  /** Prometheus metrics of this context (its own registry), served at /metrics. */
+  metrics: Metrics;
+  /** Draining after SIGTERM: /ready answers 503. */
+  lifecycle: Lifecycle;
 }
 
 /** Parts a test or an embedding program may supply instead of the defaults. */
@@ -120,7 +126,8 @@ export async function createContext(config: Config, overrides: ContextOverrides 
     const concurrency =
       overrides.concurrency ??
       (redis ? new RedisConcurrencyLimiter(redis, config.redis.slotTtlSeconds * 1000, logger) : new MemoryConcurrencyLimiter());
-    const web = new WebOperationRunner({ config, policy: engine.addressPolicy, browser: engine.browser, billing, cache, concurrency });
+    const metrics = new Metrics(() => engine.browser.stats());
+    const web = new WebOperationRunner({ config, policy: engine.addressPolicy, browser: engine.browser, billing, cache, concurrency, metrics });
     const search = new SearchService(createSearchProviders(config.search));
     const captions = new CaptionsService(
       new YouTubeClient({ baseUrl: config.captions.youtubeBaseUrl, timeoutMs: config.captions.timeoutMs }),
@@ -147,6 +154,8 @@ export async function createContext(config: Config, overrides: ContextOverrides 
       web,
       search,
       captions,
+      metrics,
+      lifecycle: new Lifecycle(),
     };
   } catch (error) {
     await redis?.close();

@@ -28,38 +28,41 @@ export function healthRoutes(ctx: AppContext) {
   const router = createRouter();
   router.openapi(healthRoute, (c) => c.json({ status: 'ok' as const }, 200));
   router.openapi(readyRoute, async (c) => {
-    const checks: Record<string, string> = {};
-    try {
-      await sql`select 1`.execute(ctx.database.db);
-      checks.database = 'ok';
-    } catch (error) {
-      ctx.logger.warn({ err: error }, 'readiness: database unavailable');
-      checks.database = 'unavailable';
-    }
-    try {
-      await ctx.blobs.check();
-      checks.storage = 'ok';
-    } catch (error) {
-      ctx.logger.warn({ err: error }, 'readiness: storage unavailable');
-      checks.storage = 'unavailable';
-    }
-    // Never launches Chromium: reports a running browser, or whether one could be started.
-    const browser = await ctx.browser.readiness();
+    const timeoutMs = ctx.config.readyCheckTimeoutMs;
+    const probe = (name: string, check: () => Promise<unknown>) => probeWithin(ctx, name, check, timeoutMs);
+    // The checks run side by side, so a dead dependency costs the probe one timeout, not several.
+    const [database, storage, redis, browser] = await Promise.all([
+      probe('database', () => sql`select 1`.execute(ctx.database.db)),
+      probe('storage', () => ctx.blobs.check()),
+      ctx.redis ? probe('redis', () => ctx.redis!.check()) : undefined,
+      // Never launches Chromium: reports a running browser, or whether one could be started.
+      ctx.browser.readiness(),
+    ]);
     if (browser.status !== 'ok') ctx.logger.warn({ detail: browser.detail }, 'readiness: browser unavailable');
-    checks.browser = browser.status;
-    if (ctx.redis) {
-      try {
-        await ctx.redis.check();
-        checks.redis = 'ok';
-      } catch (error) {
-        ctx.logger.warn({ err: error }, 'readiness: redis unavailable');
-        checks.redis = 'unavailable';
-      }
-    }
+    const checks: Record<string, string> = { database, storage, browser: browser.status, ...(redis ? { redis } : {}) };
+    // After SIGTERM: requests in flight finish, but the load balancer should send no more.
+    if (ctx.lifecycle.draining) checks.shutdown = 'draining';
     const ready = Object.values(checks).every((value) => value === 'ok');
     return ready
       ? c.json({ status: 'ok' as const, checks }, 200)
       : c.json({ status: 'unavailable' as const, checks }, 503);
   });
   return router;
+}
+
+/** 'ok', or 'unavailable' when the check fails or has not answered within `timeoutMs`. */
+async function probeWithin(ctx: AppContext, name: string, check: () => Promise<unknown>, timeoutMs: number): Promise<string> {
+  let timer: NodeJS.Timeout | undefined;
+  const timedOut = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => reject(new Error(`no answer within ${timeoutMs} ms`)), timeoutMs);
+  });
+  try {
+    await Promise.race([check(), timedOut]);
+    return 'ok';
+  } catch (error) {
+    ctx.logger.warn({ err: error, check: name }, 'readiness: dependency unavailable');
+    return 'unavailable';
+  } finally {
+    clearTimeout(timer);
+  }
 }

@@ -4,6 +4,7 @@ import { type CacheLookup, type CacheOutcome, readThrough } from '../cache/read-
 import type { ResultCache } from '../cache/result-cache.js';
 import type { Config } from '../config.js';
 import type { ConcurrencyLimiter } from '../limits/concurrency-limiter.js';
+import type { Metrics } from '../metrics/metrics.js';
 import { takeConcurrencySlot } from '../limits/concurrency-slot.js';
 import type { Billing } from './billing.js';
 
@@ -12,6 +13,8 @@ export interface MeteredDeps {
   billing: Billing;
   cache: ResultCache;
   concurrency: ConcurrencyLimiter;
+  /** Credits spent and cache outcomes, counted per operation. */
+  metrics?: Pick<Metrics, 'observeMeteredOperation'>;
 }
 
 export interface MeteredRequest<T> {
@@ -42,6 +45,7 @@ export async function runMetered<T>(deps: MeteredDeps, request: MeteredRequest<T
   try {
     const lookup = { ...request.cache, cache: deps.cache, userId: principal.userId, ttlSeconds: deps.config.web.cacheTtlSeconds, log };
     const { value, cache } = await deps.billing.run({ principal, cost, operation, requestId }, () => readThrough(lookup, produce));
+    deps.metrics?.observeMeteredOperation(operation, cache, cost);
     return { value, cache, creditsCost: cost };
   } finally {
     await release();

@@ -19,6 +19,9 @@ export function openDatabase(options: { databaseUrl?: string; dataDir: string })
     const pool = new pg.Pool({ connectionString: options.databaseUrl, max: 10 });
     // An idle client losing its server must not crash the process; the next query reports it.
     pool.on('error', () => {});
+    // Nor may a client in use: pg then fails its query and also emits 'error', which the pool
+    // listens to only while the client is idle (a PostgreSQL restart mid-query crashed the process).
+    pool.on('connect', (client) => client.on('error', () => {}));
     const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
     return { db, dialect: 'postgres', close: () => db.destroy() };
   }

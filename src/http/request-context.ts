@@ -1,7 +1,7 @@
 import type { MiddlewareHandler } from 'hono';
-import { routePath } from 'hono/route';
 import type { Logger } from 'pino';
 import type { AppEnv } from './context.js';
+import { routeTemplate } from './route-template.js';
 
 const REQUEST_ID_PATTERN = /^[0-9a-f]{8}-[0-9a-f]{4}-[1-8][0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/i;
 
@@ -23,7 +23,7 @@ export function requestContext(logger: Logger): MiddlewareHandler<AppEnv> {
     c.get('log').info(
       {
         method: c.req.method,
-        route: routePath(c, -1),
+        route: routeTemplate(c),
         path: c.req.path,
         status: c.res.status,
         ms: Math.round((performance.now() - started) * 10) / 10,

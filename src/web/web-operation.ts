@@ -1,6 +1,6 @@
 import type { Logger } from 'pino';
 import type { Billing } from '../accounts/billing.js';
-import { runMetered } from '../accounts/metered-operation.js';
+import { type MeteredDeps, runMetered } from '../accounts/metered-operation.js';
 import type { Principal } from '../auth/principal.js';
 import { withAppErrors } from '../browser/errors.js';
 import type { ContextOptions, LoadedPage, PageRunner } from '../browser/types.js';
@@ -41,6 +41,7 @@ export interface WebOperationDeps {
   billing: Billing;
   cache: ResultCache;
   concurrency: ConcurrencyLimiter;
+  metrics?: MeteredDeps['metrics'];
 }
 
 /**
