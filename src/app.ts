@@ -2,6 +2,7 @@ import { OpenAPIHono } from '@hono/zod-openapi';
 import { Scalar } from '@scalar/hono-api-reference';
 import { bodyLimit } from 'hono/body-limit';
 import { adminRoutes } from './accounts/admin.routes.js';
+import { aiExtractRoutes } from './ai/ai-extract.routes.js';
 import { userRoutes } from './accounts/user.routes.js';
 import { apiKeyRoutes } from './auth/api-keys.routes.js';
 import { authRoutes, registerAuthDocs } from './auth/auth.routes.js';
@@ -58,6 +59,7 @@ export function createApp(ctx: AppContext) {
   app.route('/', captureRoutes(deps));
   app.route('/', pageRoutes(deps));
   app.route('/', scrapeRoutes(deps));
+  app.route('/', aiExtractRoutes(deps));
   app.route('/', searchRoutes(deps));
   app.route('/', captionsRoutes(deps));
   app.route('/', fileApiRoutes(deps));

@@ -37,6 +37,7 @@ import type { GuardedFetcher } from './net/guarded-fetch.js';
 import { CaptionsService } from './captions/captions.service.js';
 import { YouTubeClient } from './captions/youtube-client.js';
 import { createSearchProviders, SearchService } from './search/search.service.js';
+import { AiExtractor } from './ai/ai-extract.service.js';
 
 /** Everything a running Pluck holds, built once per process. */
 export interface AppContext {
@@ -63,6 +64,8 @@ export interface AppContext {
   web: WebOperationRunner;
   search: SearchService;
   captions: CaptionsService;
+  /** AI extraction over an OpenAI-compatible server (OPENAI_BASE_URL / OPENAI_API_KEY / AI_MODEL). */
+  ai: AiExtractor;
   /** The SSRF policy every caller-chosen URL passes. */
   addressPolicy: AddressPolicy;
   /** The Chromium pool (PageRunner); Chromium starts on first use. */
@@ -132,6 +135,7 @@ export async function createContext(config: Config, overrides: ContextOverrides 
     const captions = new CaptionsService(
       new YouTubeClient({ baseUrl: config.captions.youtubeBaseUrl, timeoutMs: config.captions.timeoutMs }),
     );
+    const ai = new AiExtractor(config.ai);
     return {
       ...engine,
       config,
@@ -154,6 +158,7 @@ export async function createContext(config: Config, overrides: ContextOverrides 
       web,
       search,
       captions,
+      ai,
       metrics,
       lifecycle: new Lifecycle(),
     };

@@ -53,7 +53,27 @@ export class WebOperationRunner {
   constructor(private readonly deps: WebOperationDeps) {}
 
   async run<T>(request: WebOperationRequest<T>): Promise<WebOperationResult<T>> {
-    const { config, policy, browser } = this.deps;
+    return this.metered(request, () => this.loadPage(request, request.work));
+  }
+
+  /**
+   * A page operation with a further step once the browser page is given back (e.g. a slow model
+   * call that should not hold a pooled page): still inside the metering, so its failure refunds
+   * the credits, and its result is what gets cached.
+   */
+  async runAfterPage<P, T>(
+    request: Omit<WebOperationRequest<T>, 'work'> & { work: (loaded: LoadedPage) => Promise<P> },
+    afterPage: (fromPage: P) => Promise<T>,
+  ): Promise<WebOperationResult<T>> {
+    return this.metered(request, async () => afterPage(await this.loadPage(request, request.work)));
+  }
+
+  private loadPage<P>(request: Pick<WebOperationRequest<unknown>, 'context' | 'page'>, work: (loaded: LoadedPage) => Promise<P>) {
+    return withAppErrors(() => this.deps.browser.withLoadedPage(request.context, toLoadOptions(request.page), work));
+  }
+
+  private async metered<T>(request: Omit<WebOperationRequest<T>, 'work'>, produce: () => Promise<T>): Promise<WebOperationResult<T>> {
+    const { config, policy } = this.deps;
     // Scheme and literal-address refusals need no slot, credits or browser.
     await withAppErrors(async () => policy.parse(request.page.url));
     const metered = {
@@ -69,9 +89,7 @@ export class WebOperationRunner {
         toCacheValue: request.toCacheValue,
       },
     };
-    return runMetered(this.deps, metered, () =>
-      withAppErrors(() => browser.withLoadedPage(request.context, toLoadOptions(request.page), request.work)),
-    );
+    return runMetered(this.deps, metered, produce);
   }
 }
 
