@@ -18,6 +18,7 @@ import { captureRoutes } from './web/capture.routes.js';
 import { pageRoutes } from './web/page.routes.js';
 import { scrapeRoutes } from './web/scrape.routes.js';
 import type { AppEnv } from './http/context.js';
+import { serveDashboard } from './http/dashboard.js';
 import { handleError, handleNotFound } from './http/error-handler.js';
 import { AppError } from './http/errors.js';
 import { identify, requireAuth } from './http/guards.js';
@@ -82,6 +83,15 @@ export function createApp(ctx: AppContext) {
     servers: [{ url: ctx.config.publicBaseUrl }],
   });
   app.get('/docs', Scalar({ url: '/openapi.json', pageTitle: 'Pluck API' }));
+  // Last, so every API route wins; it answers only non-API GETs (the dashboard's files and pages).
+  app.get(
+    '*',
+    serveDashboard({
+      dashboardDir: ctx.config.dashboardDir,
+      fileBaseUrls: [ctx.config.publicBaseUrl, ctx.config.s3?.publicUrl],
+      logger: ctx.logger,
+    }),
+  );
 
   app.notFound(handleNotFound);
   app.onError(handleError);

@@ -26,8 +26,17 @@ const MeSchema = z
   })
   .openapi('CurrentUser');
 
+const PlanLimitsSchema = z
+  .object({
+    requestsPerHour: z.number(),
+    concurrency: z.number().openapi({ description: 'Requests that may run at once' }),
+    monthlyCredits: z.number(),
+    fileRetentionDays: z.number(),
+  })
+  .openapi('PlanLimits', { description: "The caller's plan limits as this deployment configures them" });
+
 const CreditsSchema = z
-  .object({ balance: z.number(), plan: z.enum(['free', 'pro']), lastRefill: z.string() })
+  .object({ balance: z.number(), plan: z.enum(['free', 'pro']), lastRefill: z.string(), limits: PlanLimitsSchema })
   .openapi('CreditInfo');
 
 const meRoute = createRoute({
@@ -124,7 +133,9 @@ export function userRoutes({ ctx, requireAuth, identify }: RouteDeps) {
 
   router.openapi(creditsRoute, async (c) => {
     const info = await ctx.accounts.creditInfo(c.get('principal')!, c.get('requestId'));
-    return ok(c, info);
+    // The dashboard shows the plan's limits; they depend on this deployment's configuration.
+    const { requestsPerHour, concurrency, monthlyCredits, fileRetentionDays } = ctx.config.plans[info.plan];
+    return ok(c, { ...info, limits: { requestsPerHour, concurrency, monthlyCredits, fileRetentionDays } });
   });
 
   router.openapi(bootstrapRoute, async (c) => {
