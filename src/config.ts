@@ -136,6 +136,8 @@ export interface Config {
   publicBaseUrl: string;
   /** Where the dashboard lives; redirects after e-mail verification go here and nowhere else. */
   frontendUrl: string;
+  /** Origins whose browser requests better-auth accepts (its CSRF/origin check). */
+  trustedOrigins: string[];
   adminEmails: ReadonlySet<string>;
   logLevel: string;
   authSecret: string | undefined;
@@ -300,6 +302,7 @@ export function loadConfig(env: Record<string, string | undefined>): Config {
     dashboardDir: resolve(e.DASHBOARD_DIR),
     publicBaseUrl,
     frontendUrl: stripTrailingSlash(e.FRONTEND_URL ?? publicBaseUrl),
+    trustedOrigins: trustedOrigins(e, publicBaseUrl),
     adminEmails: new Set(e.ADMIN_EMAILS.map((email) => email.toLowerCase())),
     logLevel: e.LOG_LEVEL,
     authSecret: e.AUTH_SECRET,
@@ -422,6 +425,20 @@ function s3Problems(env: Record<string, string | undefined>): string[] {
 
 function stripTrailingSlash(url: string): string {
   return url.replace(/\/+$/, '');
+}
+
+/**
+ * The public and dashboard origins, and, when PUBLIC_BASE_URL is left to its default on a
+ * loopback or wildcard listener, every loopback spelling of this port: someone who just ran
+ * start.sh opens localhost or 127.0.0.1 alike and expects sign-in to work from either.
+ */
+function trustedOrigins(e: { PUBLIC_BASE_URL?: string; FRONTEND_URL?: string; HOST: string; PORT: number }, publicBaseUrl: string): string[] {
+  const origins = [publicBaseUrl, stripTrailingSlash(e.FRONTEND_URL ?? publicBaseUrl)];
+  const loopbackOrWildcard = ['127.0.0.1', 'localhost', '::1', '0.0.0.0', '::'].includes(e.HOST);
+  if (!e.PUBLIC_BASE_URL && loopbackOrWildcard) {
+    origins.push(...['localhost', '127.0.0.1', '[::1]'].map((host) => `http://${host}:${e.PORT}`));
+  }
+  return [...new Set(origins)];
 }
 
 function hostForUrl(host: string): string {

@@ -30,7 +30,7 @@ export function createAuth({ config, database, secret, mailer, logger, onUserCre
     basePath: '/v1/auth',
     secret,
     database: { db: database.db, type: database.dialect },
-    trustedOrigins: [...new Set([config.publicBaseUrl, config.frontendUrl])],
+    trustedOrigins: config.trustedOrigins,
     logger: {
       log: (level, message) => {
         // better-auth logs key-verification failures; their text never holds the key itself.

@@ -143,3 +143,28 @@ for (const dialect of await testDialects()) {
     });
   });
 }
+
+describe('browser origins on a default install', () => {
+  let server: TestServer;
+  beforeAll(async () => {
+    // As after `bash scripts/start.sh`: PUBLIC_BASE_URL left unset, listening on loopback.
+    server = await startTestServer('sqlite', { PUBLIC_BASE_URL: '' });
+  });
+  afterAll(() => server?.close());
+
+  it('accepts sign-up from every loopback spelling of its own address, and no other origin', async () => {
+    const port = new URL(server.baseUrl).port;
+    for (const origin of [`http://127.0.0.1:${port}`, `http://localhost:${port}`, `http://[::1]:${port}`]) {
+      const res = await apiClient(server.baseUrl, origin).signUp();
+      expect(res.token, origin).toBeTruthy();
+    }
+    for (const origin of ['http://localhost:1', 'http://evil.example.net', `https://localhost:${port}`]) {
+      const res = await apiClient(server.baseUrl, origin).post('/v1/auth/sign-up/email', {
+        email: `o-${crypto.randomUUID()}@example.com`,
+        password: 'correct horse battery',
+        name: 'Origin',
+      });
+      expect(res.status, origin).toBe(403);
+    }
+  });
+});

@@ -44,6 +44,7 @@ export async function startTestServer(
   const config = loadConfig({
     NODE_ENV: 'test',
     DATA_DIR: dataDir,
+    PORT: String(listener.port),
     PUBLIC_BASE_URL: baseUrl,
     AUTH_SECRET: 'test-secret-that-is-long-enough-for-better-auth',
     ...(postgres ? { DATABASE_URL: postgres.url } : {}),
