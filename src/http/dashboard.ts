@@ -5,7 +5,7 @@ import type { Logger } from 'pino';
 import type { AppEnv } from './context.js';
 
 /** Paths that belong to the API and its tooling: the dashboard never answers for them. */
-const RESERVED_PREFIXES = ['/v1', '/v2', '/api/auth', '/files', '/health', '/ready', '/openapi.json', '/docs', '/metrics'];
+const RESERVED_PREFIXES = ['/v1', '/v2', '/files', '/health', '/ready', '/openapi.json', '/docs', '/metrics'];
 
 const CONTENT_TYPES: Record<string, string> = {
   '.html': 'text/html; charset=utf-8',

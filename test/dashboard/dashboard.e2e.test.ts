@@ -64,7 +64,7 @@ describe('the account dashboard in a real browser', () => {
     expect(asset.headers.get('cache-control')).toBe('public, max-age=31536000, immutable');
 
     // API paths keep their JSON answers, also for a browser asking for HTML.
-    for (const path of ['/v1/no-such-route', '/v2/nothing', '/files/nothing', '/api/auth/x']) {
+    for (const path of ['/v1/no-such-route', '/v2/nothing', '/files/nothing']) {
       const res = await fetch(`${server.baseUrl}${path}`, { headers: { accept: 'text/html' } });
       expect(res.status, path).toBe(404);
       expect((await res.json()).error.code, path).toBe('NOT_FOUND');
