@@ -157,10 +157,13 @@ export class CreditStore {
       .executeTakeFirst();
     if (!row) return;
     const now = this.now();
-    let months = 0;
-    while (addMonths(row.last_refill, months + 1) <= now) months += 1;
-    if (months === 0) return;
-    const nextRefill = addMonths(row.last_refill, months).toISOString();
+    // Step a month at a time from the stored date, the same rule the next call will apply:
+    // counting months from the old date instead (Jan 31 + 2 = Mar 31) would leave a date
+    // (Feb 28) whose own next month (Mar 28) may already have passed, so a second call
+    // refilled again within the same month.
+    let nextRefill = row.last_refill;
+    for (let step = addMonths(nextRefill, 1); step <= now; step = addMonths(nextRefill, 1)) nextRefill = step.toISOString();
+    if (nextRefill === row.last_refill) return;
     await this.db.transaction().execute(async (trx) => {
       const updated = await trx
         .updateTable('credit_balance')

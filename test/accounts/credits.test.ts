@@ -77,12 +77,15 @@ for (const dialect of await testDialects()) {
         .where('user_id', '=', userId)
         .execute();
       const march = new CreditStore(db, () => new Date('2026-03-30T00:00:00.000Z'));
+      // Jan 31 -> Feb 28 (clamped) -> Mar 28: both have passed by Mar 30, and one refill covers them.
       const results = await Promise.all([1, 2, 3].map(() => march.get(userId, 1000, 'refill-req')));
-      for (const info of results) expect(info).toEqual({ balance: 1000, lastRefill: '2026-02-28T12:00:00.000Z' });
+      for (const info of results) expect(info).toEqual({ balance: 1000, lastRefill: '2026-03-28T12:00:00.000Z' });
+      await db.updateTable('credit_balance').set({ balance: 10 }).where('user_id', '=', userId).execute();
+      expect(await march.get(userId, 1000, null)).toEqual({ balance: 10, lastRefill: '2026-03-28T12:00:00.000Z' });
       const refills = (await march.ledger(userId)).filter((e) => e.reason === 'monthly_refill');
       expect(refills).toEqual([expect.objectContaining({ delta: 960, balance_after: 1000 })]);
 
-      // Not due again until 2026-03-28T12:00 (one month after the new lastRefill)... which has passed.
+      // Not due again until 2026-04-28T12:00, one month after the new lastRefill.
       const april = new CreditStore(db, () => new Date('2026-04-01T00:00:00.000Z'));
       await db.updateTable('credit_balance').set({ balance: 2000 }).where('user_id', '=', userId).execute();
       expect(await april.get(userId, 1000, null)).toEqual({ balance: 2000, lastRefill: '2026-03-28T12:00:00.000Z' });
