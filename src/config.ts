@@ -41,6 +41,7 @@ const envSchema = z.object({
   MAIL_FROM: z.string().min(3).default('Pluck <no-reply@localhost>'),
 
   DATABASE_URL: z.string().min(1).optional(),
+  DATABASE_TIMEOUT_MS: positiveInt.default(10_000),
   REDIS_URL: z.string().min(1).optional(),
   REDIS_KEY_PREFIX: z.string().min(1).max(100).default('pluck:'),
   REDIS_CONNECT_TIMEOUT_MS: positiveInt.default(2000),
@@ -145,6 +146,8 @@ export interface Config {
   smtpUrl: string | undefined;
   mailFrom: string;
   databaseUrl: string | undefined;
+  /** Bound on connecting to PostgreSQL and on each query: an unreachable database answers 503, not a hang. */
+  databaseTimeoutMs: number;
   redisUrl: string | undefined;
   redis: RedisConfig;
   files: FilesConfig;
@@ -310,6 +313,7 @@ export function loadConfig(env: Record<string, string | undefined>): Config {
     smtpUrl: e.SMTP_URL,
     mailFrom: e.MAIL_FROM,
     databaseUrl: e.DATABASE_URL,
+    databaseTimeoutMs: e.DATABASE_TIMEOUT_MS,
     redisUrl: e.REDIS_URL,
     redis: {
       keyPrefix: e.REDIS_KEY_PREFIX,

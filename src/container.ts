@@ -92,7 +92,7 @@ export interface ContextOverrides {
 /** The composition root: picks each implementation from config, runs migrations. */
 export async function createContext(config: Config, overrides: ContextOverrides = {}): Promise<AppContext> {
   const logger = overrides.logger ?? pino({ level: config.logLevel, redact: ['req.headers.authorization', '*.key', '*.password'] });
-  const database = openDatabase({ databaseUrl: config.databaseUrl, dataDir: config.dataDir });
+  const database = openDatabase({ databaseUrl: config.databaseUrl, dataDir: config.dataDir, timeoutMs: config.databaseTimeoutMs });
   const redis = config.redisUrl ? new RedisConnection(config.redisUrl, config.redis, logger) : undefined;
   try {
     await redis?.connect();

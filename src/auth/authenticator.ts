@@ -1,6 +1,7 @@
-import type { Kysely } from 'kysely';
+import { type Kysely, sql } from 'kysely';
 import type { Config } from '../config.js';
 import type { Database } from '../db/schema.js';
+import { AppError } from '../http/errors.js';
 import { API_KEY_PREFIX, type Auth } from './auth.js';
 import { type Principal, type PrincipalUser, toIsoString, toPlan } from './principal.js';
 
@@ -20,7 +21,25 @@ export class Authenticator {
   async resolve(authorization: string | undefined): Promise<Principal | undefined> {
     const token = bearerToken(authorization);
     if (!token) return undefined;
-    return token.startsWith(API_KEY_PREFIX) ? this.fromApiKey(token) : this.fromSession(authorization!);
+    const principal = await (token.startsWith(API_KEY_PREFIX) ? this.fromApiKey(token) : this.fromSession(authorization!));
+    if (!principal) await this.assertDatabaseReachable();
+    return principal;
+  }
+
+  /**
+   * better-auth reports a key or session it could not look up the same way as an unknown one,
+   * so a database outage would tell every caller that their valid key is invalid (401). A
+   * refused credential therefore costs one `select 1`: if that fails too, the answer is 503.
+   */
+  private async assertDatabaseReachable(): Promise<void> {
+    try {
+      await sql`select 1`.execute(this.db);
+    } catch (error) {
+      throw new AppError('SERVICE_UNAVAILABLE', 'The database is unavailable; retry shortly', {
+        cause: error,
+        headers: { 'Retry-After': '5' },
+      });
+    }
   }
 
   isAdmin(user: Pick<PrincipalUser, 'email' | 'emailVerified' | 'role'>): boolean {

@@ -13,10 +13,31 @@ export interface DatabaseHandle {
   close(): Promise<void>;
 }
 
+/**
+ * Errors that mean the database could not be reached or did not answer in time, as opposed to
+ * a bug in a query: callers get 503 for these. Covers pg's connection errors and timeouts,
+ * PostgreSQL's connection-exception and shutdown states, and SQLite's lock timeout.
+ */
+export function isDatabaseUnavailable(error: unknown): boolean {
+  if (!(error instanceof Error)) return false;
+  const code = (error as { code?: unknown }).code;
+  if (typeof code === 'string') {
+    if (['ECONNREFUSED', 'ECONNRESET', 'ETIMEDOUT', 'EPIPE', 'EHOSTUNREACH', 'ENOTFOUND', 'SQLITE_BUSY'].includes(code)) return true;
+    // SQLSTATE class 08 (connection exception); 57P01-57P03 (admin shutdown, crash, cannot connect now).
+    if (/^08...$/.test(code) || /^57P0[123]$/.test(code)) return true;
+  }
+  return /Connection terminated|timeout exceeded when trying to connect|Query read timeout|Connection ended unexpectedly/i.test(
+    error.message,
+  );
+}
+
 /** PostgreSQL when a URL is given, else a SQLite file in the data directory. */
-export function openDatabase(options: { databaseUrl?: string; dataDir: string }): DatabaseHandle {
+export function openDatabase(options: { databaseUrl?: string; dataDir: string; timeoutMs?: number }): DatabaseHandle {
   if (options.databaseUrl) {
-    const pool = new pg.Pool({ connectionString: options.databaseUrl, max: 10 });
+    const timeoutMs = options.timeoutMs ?? 10_000;
+    // Both bounds: a refused or stalled PostgreSQL fails the query in time instead of holding
+    // the request (and its concurrency slot) until TCP gives up, minutes later.
+    const pool = new pg.Pool({ connectionString: options.databaseUrl, max: 10, connectionTimeoutMillis: timeoutMs, query_timeout: timeoutMs });
     // An idle client losing its server must not crash the process; the next query reports it.
     pool.on('error', () => {});
     // Nor may a client in use: pg then fails its query and also emits 'error', which the pool

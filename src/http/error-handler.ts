@@ -2,12 +2,14 @@ import type { Context } from 'hono';
 import { HTTPException } from 'hono/http-exception';
 import type { AppEnv } from './context.js';
 import { errorBody } from './envelope.js';
+import { isDatabaseUnavailable } from '../db/database.js';
 import { AppError } from './errors.js';
 
 /**
  * The only place besides the validation hook that builds error bodies. AppErrors carry their
- * own status; Hono's HTTPExceptions (malformed JSON, wrong media type) keep theirs; anything
- * else is a bug and answers 500 with nothing internal in the body.
+ * own status; Hono's HTTPExceptions (malformed JSON, wrong media type) keep theirs; a database
+ * that cannot be reached is 503; anything else is a bug and answers 500 with nothing internal
+ * in the body.
  */
 export function handleError(err: Error, c: Context<AppEnv>) {
   const requestId = c.get('requestId') ?? crypto.randomUUID();
@@ -20,6 +22,11 @@ export function handleError(err: Error, c: Context<AppEnv>) {
   if (err instanceof HTTPException) {
     const { code, message } = describeHttpException(err);
     return c.json(errorBody(requestId, code, message), err.status);
+  }
+  if (isDatabaseUnavailable(err)) {
+    log?.error({ err }, 'database unavailable');
+    c.header('Retry-After', '5');
+    return c.json(errorBody(requestId, 'SERVICE_UNAVAILABLE', 'The database is unavailable; retry shortly'), 503);
   }
   log?.error({ err }, 'unhandled error');
   return c.json(errorBody(requestId, 'INTERNAL_ERROR', 'An internal error occurred'), 500);

@@ -6,6 +6,7 @@ import { startTcpProxy, type TcpProxy } from '../helpers/tcp-proxy.js';
 import { startTestServer, type TestServer } from '../helpers/test-server.js';
 
 const READY_CHECK_TIMEOUT_MS = 500;
+const DATABASE_TIMEOUT_MS = 1000;
 
 // In CI both are required: these helpers throw there instead of skipping.
 const postgresAvailable = (await testDialects()).includes('postgres');
@@ -43,6 +44,7 @@ describe.runIf(postgresAvailable && redisAvailable)('/ready with PostgreSQL and 
       REDIS_CONNECT_TIMEOUT_MS: '500',
       REDIS_COMMAND_TIMEOUT_MS: '300',
       READY_CHECK_TIMEOUT_MS: String(READY_CHECK_TIMEOUT_MS),
+      DATABASE_TIMEOUT_MS: String(DATABASE_TIMEOUT_MS),
     });
     api = apiClient(server.baseUrl);
   });
@@ -88,6 +90,26 @@ describe.runIf(postgresAvailable && redisAvailable)('/ready with PostgreSQL and 
     postgresProxy.setMode('pass');
     const back = await readyUntil(api, (status) => status === 200);
     expect(back.status, back.text).toBe(200);
+  });
+
+  it('answers API requests with 503, not 500 or a hang, while PostgreSQL is refused or stalled', async () => {
+    const { key } = await api.signUpWithKey();
+    expect((await api.get('/v1/user/credits', key)).status).toBe(200);
+    for (const mode of ['refuse', 'stall'] as const) {
+      postgresProxy.setMode(mode);
+      const started = performance.now();
+      const res = await api.get('/v1/user/credits', key);
+      const elapsedMs = performance.now() - started;
+      expect(res.status, `${mode}: ${res.text}`).toBe(503);
+      expect(res.body.error.code).toBe('SERVICE_UNAVAILABLE');
+      expect(res.text).not.toContain('127.0.0.1');
+      expect(elapsedMs, mode).toBeLessThan(DATABASE_TIMEOUT_MS + 3000);
+      process.stderr.write(`measured: API 503 with PostgreSQL ${mode === "stall" ? "stalled" : "refusing"} after ${Math.round(elapsedMs)} ms\n`);
+      postgresProxy.setMode('refuse');
+      postgresProxy.setMode('pass');
+      expect((await readyUntil(api, (status) => status === 200)).status).toBe(200);
+    }
+    expect((await api.get('/v1/user/credits', key)).status).toBe(200);
   });
 
   it('answers 503 while Redis is unreachable, and recovers when it is back', async () => {
