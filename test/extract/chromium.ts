@@ -1,18 +1,11 @@
 import { type Browser, chromium, type Page } from 'playwright-core';
+import { BASELINE_CHROMIUM_ARGS } from '../../scripts/baseline-chromium.js';
 
-/** One real Chromium per test file, launched the way the service launches it. */
+/** One real Chromium per test file, with the flags this offline machine needs (the egress guard's are tested elsewhere). */
 export function launchChromium(): Promise<Browser> {
   return chromium.launch({
     executablePath: '/usr/bin/chromium',
-    args: [
-      '--no-sandbox',
-      '--disable-gpu',
-      '--disable-quic',
-      '--no-first-run',
-      '--disable-background-networking',
-      '--disable-component-update',
-      '--disable-sync',
-    ],
+    args: BASELINE_CHROMIUM_ARGS,
   });
 }
 

@@ -91,6 +91,16 @@ describe('markdown structure', () => {
     expect(md).toBe('Keep plain anchor\n\n[![pic](https://example.com/i.png)](https://example.com/img)');
   });
 
+  it('keeps words apart where the page lays inline elements out as blocks', async () => {
+    const md = await markdownOf(
+      '<p><a href="/p/1"><span style="display:block">Black Diamond</span><span>Spot 400</span></a> ' +
+        '<span>$54</span><span style="display:flex">In stock</span></p>',
+    );
+    expect(md).toBe('[Black Diamond Spot 400](https://example.com/p/1) $54 In stock');
+    const dropCap = await markdownOf('<p><span style="float:left;font-size:3em">T</span>he story begins.</p>');
+    expect(dropCap).toBe('The story begins.');
+  });
+
   it('escapes text that would otherwise read as markdown', async () => {
     const md = await markdownOf('<p>1. not a list *nor emphasis* and [no link] &lt;b&gt; snake_case _x_</p><p># not a heading</p>');
     expect(md).toBe('1\\. not a list \\*nor emphasis\\* and \\[no link\\] \\<b> snake_case \\_x\\_\n\n\\# not a heading');
@@ -132,6 +142,65 @@ describe('main content', () => {
     expect(without).not.toContain('Copyright');
     expect(without).not.toContain('Second paragraph');
     expect(without).toContain('Third paragraph.');
+  });
+
+  it('keeps links and emphasis inside a sentence whatever their class says', async () => {
+    const md = await markdownOf(
+      `<main><article><p>${PROSE} See <a class="related-link" href="/paper">the related paper</a> and ` +
+        `<em class="share-note">this note</em> for more.</p><p>${PROSE}</p></article></main>`,
+      { onlyMainContent: true },
+    );
+    expect(md).toContain('See [the related paper](https://example.com/paper) and *this note* for more.');
+  });
+
+  it('drops a dateline but keeps a short sentence that mentions a year', async () => {
+    const md = await markdownOf(
+      `<article><h1>Headline</h1><div class="date">Posted Fri, November 12, 2018 at 6:45 pm</div><p>${PROSE}</p>` +
+        `<p><strong>The chief executive steps down in May 2020.</strong></p><p>${PROSE}</p></article>`,
+      { onlyMainContent: true },
+      '<script type="application/ld+json">{"@type":"NewsArticle"}</script>',
+    );
+    expect(md).toContain('**The chief executive steps down in May 2020.**');
+    expect(md).not.toContain('November 12');
+  });
+
+  it('drops a comment section that outgrows the article, but keeps comments on a forum', async () => {
+    const comments = `<div id="comments-area">${'<div class="comment-body"><p>A reader writes at length about the article, agreeing with some points, disputing others, and adding more.</p></div>'.repeat(8)}</div>`;
+    const body = `<main><article><h1>Story</h1><p>${PROSE}</p><p>${PROSE} Closing line.</p></article>${comments}</main>`;
+    const article = await markdownOf(body, { onlyMainContent: true });
+    expect(article).toContain('Closing line.');
+    expect(article).not.toContain('A reader writes');
+    const forum = await markdownOf(body, { onlyMainContent: true }, '<script type="application/ld+json">{"@type":"DiscussionForumPosting"}</script>');
+    expect(forum).toContain('A reader writes');
+  });
+
+  it('takes the stacked article whose headline is the page title', async () => {
+    const story = (title: string, words: string) =>
+      `<article><h2>${title}</h2><p>${words} ${PROSE}</p><p>${words} ${PROSE}</p></article>`;
+    const md = await markdownOf(
+      `<section role="main">${story('Other news of the day elsewhere', 'Elsewhere:')}</section>` +
+        `<section>${story('The early reviews are here and mixed', 'Reviews:')}${story('Yet another story below', 'Below:')}</section>`,
+      { onlyMainContent: true },
+      '<title>The early reviews are here - and mixed | Site</title>',
+    );
+    expect(md).toContain('Reviews:');
+    expect(md).not.toContain('Elsewhere:');
+    expect(md).not.toContain('Below:');
+  });
+
+  it('drops a second rendering of the same post but keeps a line the text repeats', async () => {
+    const post =
+      '<p>First line of the post, long enough to count as a line of text here.</p>' +
+      '<p>Second line of the post, also long enough to count as one of them.</p>' +
+      '<p>Third line of the post, which goes on with a few more words than that.</p>' +
+      '<p>Fourth line of the post, which closes the post, as all posts end somewhere.</p>';
+    const repeatedLine = '<p>Portion: one green, one red, one yellow and one teaspoon of oil, as on every day of the plan.</p>';
+    const md = await markdownOf(
+      `<main><div class="post">${post}</div><div class="post-preview">${post}</div><div>${repeatedLine}<p>${PROSE}</p>${repeatedLine}</div></main>`,
+      { onlyMainContent: true },
+    );
+    expect(md.match(/Second line of the post/g), md).toHaveLength(1);
+    expect(md.match(/Portion: one green/g)).toHaveLength(2);
   });
 
   it('rejects a selector the browser cannot parse with InvalidSelector', async () => {

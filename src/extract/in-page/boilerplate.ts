@@ -4,12 +4,14 @@ import {
   hasBoilerplateRole,
   hasChromeName,
   hasCommentName,
+  hasOverlayName,
   hasContentName,
   hasControlName,
   hasProductExtraName,
   isChromeElement,
 } from './class-signals.js';
 import { isItemList } from './item-lists.js';
+import { BLOCK_TAGS } from './markdown.js';
 import { type ElementStats, linkDensity, type StatsMap } from './measure.js';
 
 /**
@@ -27,6 +29,25 @@ export interface PruneOptions {
   productPage: boolean;
   /** Narrowed to an article body: also drop bylines, captions, tag lists and link lists. */
   articleBody: boolean;
+  /** With `articleBody`: the headline goes too (it is the title, not the body). */
+  dropHeadline?: boolean;
+  /** With `articleBody`: headings that are one link (teasers of other articles) go too. */
+  dropTeasers?: boolean;
+}
+
+const YEAR = /(?:^|\D)(?:19|20)\d\d(?:\D|$)/;
+/** Words a dateline is made of besides numbers: months, weekdays, "posted", "updated", "am/pm". */
+const DATE_WORDS =
+  /^(?:jan(?:uary)?|feb(?:ruary)?|mar(?:ch)?|apr(?:il)?|may|june?|july?|aug(?:ust)?|sept?(?:ember)?|oct(?:ober)?|nov(?:ember)?|dec(?:ember)?)$|^(?:mon|tues?|wed(?:nes)?|thu(?:rs)?|fri|sat(?:ur)?|sun)(?:day)?$|^(?:am|pm|gmt|utc|[pecm][sd]t|bst|cet|cest|ist|jst|aest|posted|published|updated|on|at|by|last|modified|date|st|nd|rd|th)$/;
+
+/** "Posted: Fri 6:45 PM, Feb 16, 2018", "November 12, 2018", a lone `<time>`: a dateline, not a sentence. */
+function isDateline(element: Element, own: ElementStats): boolean {
+  if (own.text > 80) return false;
+  const text = element.textContent ?? '';
+  const words = (text.toLowerCase().match(/\p{L}+/gu) ?? []).filter((word) => !DATE_WORDS.test(word));
+  if (words.length > 3) return false;
+  if (element.localName === 'time' || element.querySelector('time')) return true;
+  return YEAR.test(text) && (text.match(/\d/g)?.length ?? 0) >= 4;
 }
 
 export function nonLinkText(stats: ElementStats | undefined): number {
@@ -35,20 +56,32 @@ export function nonLinkText(stats: ElementStats | undefined): number {
 
 function isLinkList(element: Element, own: ElementStats): boolean {
   const density = linkDensity(own);
-  if (element.localName === 'a' || /^h[1-6]$/.test(element.localName)) return false;
+  // A list item or heading that is one link is a sentence of the text, not a link list.
+  if (element.localName === 'a' || element.localName === 'li' || /^h[1-6]$/.test(element.localName)) return false;
   if (element.localName === 'p') return density > 0.8 && own.text < 300;
   return density > 0.5 && nonLinkText(own) < 200;
 }
 
-function isChrome(element: Element, options: PruneOptions): boolean {
-  if (isChromeElement(element)) {
-    const name = element.localName;
-    if (name === 'nav' || name === 'aside') return true;
-    if (name === 'header' || name === 'footer') return options.includesChrome || options.articleBody;
-    return true; // a chrome role
-  }
-  if (!hasChromeName(element)) return false;
-  return options.includesChrome || !hasContentName(element);
+/** Chrome by tag or role: reliable markup, pruned at any size unless it wraps the content. */
+function isMarkedChrome(element: Element, options: PruneOptions): boolean {
+  if (!isChromeElement(element)) return false;
+  const name = element.localName;
+  if (name === 'header' || name === 'footer') return options.includesChrome || options.articleBody;
+  return true;
+}
+
+/** Modal dialogs: shown over the page on demand, never its content. */
+function isOverlay(element: Element): boolean {
+  const role = element.getAttribute('role');
+  if (element.localName === 'dialog' || role === 'dialog' || role === 'alertdialog') return true;
+  return element.getAttribute('aria-modal') === 'true';
+}
+
+/** Chrome or boilerplate by class or id: names are noisier than markup, so prose protects. */
+function isNamedBoilerplate(element: Element, options: PruneOptions): boolean {
+  if (hasOverlayName(element)) return true;
+  if (hasChromeName(element)) return options.includesChrome || !hasContentName(element);
+  return hasBoilerplateName(element) && !hasContentName(element);
 }
 
 /** A short control dressed as a link or label: "View details", "Compare", "Add to cart". */
@@ -56,19 +89,45 @@ function isControl(element: Element, own: ElementStats): boolean {
   return own.text < 40 && hasControlName(element);
 }
 
-function isBoilerplate(element: Element, own: ElementStats, stats: StatsMap, options: PruneOptions): boolean {
-  if (isChrome(element, options)) return true;
-  if (hasBoilerplateRole(element) || element.localName === 'form') return true;
-  if (hasBoilerplateName(element) && !hasContentName(element)) return true;
-  if (isControl(element, own)) return true;
+/** Boilerplate whatever prose it holds, when it is a small part of the area. */
+function isPlainBoilerplate(element: Element, own: ElementStats, stats: StatsMap, options: PruneOptions): boolean {
+  if (hasBoilerplateRole(element) || element.localName === 'form' || isControl(element, own)) return true;
   if (!options.keepComments && hasCommentName(element)) return true;
   if (options.productPage && (hasProductExtraName(element) || isItemList(element, stats))) return true;
   if (options.articleBody) {
-    if (element.localName === 'figcaption') return true;
+    if (element.localName === 'figcaption' || isDateline(element, own)) return true;
+    if (options.dropHeadline && element.localName === 'h1') return true;
     if (hasArticleMetaName(element) && !hasContentName(element)) return true;
     if (isLinkList(element, own)) return true;
+    // A heading that is all link heads a teaser of another page.
+    if (options.dropTeasers && /^h[1-6]$/.test(element.localName) && own.linkText >= own.text * 0.9) return true;
   }
   return false;
+}
+
+/**
+ * Readers' comments under an article, however long they run (they often outgrow the article).
+ * A container that holds the headline is the page itself, whatever its name.
+ */
+function isCommentSection(element: Element, options: PruneOptions): boolean {
+  if (options.keepComments || !hasCommentName(element)) return false;
+  if (element.localName === 'article' || element.localName === 'main') return false;
+  return element.querySelector('h1') === null;
+}
+
+interface AreaSize {
+  text: number;
+  nonLink: number;
+}
+
+function isBoilerplate(element: Element, own: ElementStats, stats: StatsMap, options: PruneOptions, area: AreaSize): boolean {
+  const wrapsContent = nonLinkText(own) >= area.nonLink * 0.5 && own.maxProse >= 200;
+  if (isMarkedChrome(element, options) || isOverlay(element)) return !wrapsContent;
+  if (isCommentSection(element, options)) return true;
+  const small = nonLinkText(own) < area.nonLink * 0.25 || own.text < 120;
+  if (!small) return false;
+  if (isNamedBoilerplate(element, options)) return own.maxProse < 400;
+  return isPlainBoilerplate(element, own, stats, options);
 }
 
 /**
@@ -80,10 +139,19 @@ function orphanContainer(element: Element, stats: StatsMap, stop: Element): Elem
   const pruned = stats.get(element)?.text ?? 0;
   for (let parent = current.parentElement; parent && parent !== stop; parent = parent.parentElement) {
     const rest = (stats.get(parent)?.text ?? 0) - pruned;
-    if (rest > 80) break;
+    if (rest > 80 || rest > pruned) break;
     current = parent;
   }
   return current;
+}
+
+/** A link or emphasis inside a sentence is part of that sentence, whatever its class says. */
+function isInlineInText(element: Element): boolean {
+  if (BLOCK_TAGS.has(element.localName)) return false;
+  for (let node = element.parentElement?.firstChild; node; node = node.nextSibling) {
+    if (node.nodeType === Node.TEXT_NODE && /[\p{L}\p{N}]/u.test(node.nodeValue ?? '')) return true;
+  }
+  return false;
 }
 
 /**
@@ -92,13 +160,16 @@ function orphanContainer(element: Element, stats: StatsMap, stop: Element): Elem
  */
 export function pruneBoilerplate(roots: Element[], stats: StatsMap, options: PruneOptions, pruned: Set<Element>): Element[] {
   const found: Element[] = [];
-  const areaText = roots.reduce((sum, root) => sum + nonLinkText(stats.get(root)), 0);
+  const area: AreaSize = {
+    text: roots.reduce((sum, root) => sum + (stats.get(root)?.text ?? 0), 0),
+    nonLink: roots.reduce((sum, root) => sum + nonLinkText(stats.get(root)), 0),
+  };
   const visit = (element: Element, root: Element) => {
     for (let child = element.firstElementChild; child; child = child.nextElementSibling) {
       const own = stats.get(child);
       if (!own || own.text === 0 || pruned.has(child)) continue;
-      const small = nonLinkText(own) < Math.max(areaText * 0.25, 1) || own.text < 120;
-      if (small && isBoilerplate(child, own, stats, options)) found.push(orphanContainer(child, stats, root));
+      if (isInlineInText(child)) continue;
+      if (isBoilerplate(child, own, stats, options, area)) found.push(orphanContainer(child, stats, root));
       else visit(child, root);
     }
   };

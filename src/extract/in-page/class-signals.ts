@@ -5,12 +5,15 @@
  */
 
 const tokenCache = new WeakMap<Element, string[]>();
+const STATE_PREFIX = /^(has|is|with|no|show|hide|enable|disable|js|page-template|template)[-_]/i;
 
 export function nameTokens(element: Element): string[] {
   let tokens = tokenCache.get(element);
   if (!tokens) {
-    const raw = `${element.getAttribute('class') ?? ''} ${element.id}`;
-    tokens = raw
+    // State classes ("has-sidebar", "is-menu-open", "with-comments") describe, they do not name.
+    const names = `${element.getAttribute('class') ?? ''} ${element.id}`.split(/\s+/).filter((name) => !STATE_PREFIX.test(name));
+    tokens = names
+      .join(' ')
       .replace(/([a-z])([A-Z])/g, '$1 $2')
       .toLowerCase()
       .split(/[^a-z0-9]+/)
@@ -39,6 +42,9 @@ const BOILERPLATE_WORDS = new Set([
   'pagination', 'pager', 'print', 'rss', 'paywall', 'tooltip', 'sr', 'screenreader', 'visuallyhidden', 'disqus',
   'filter', 'filters', 'facet', 'facets', 'refinement', 'refinements', 'sort', 'sorting', 'sortby', 'wishlist',
 ]);
+
+/** Overlays: modals, drawers, popups. */
+const OVERLAY_WORDS = new Set(['modal', 'popup', 'drawer', 'offcanvas', 'lightbox', 'flyout', 'flyin']);
 
 /** Short controls styled as links or labels. */
 const CONTROL_WORDS = new Set(['btn', 'button', 'cta', 'compare', 'quickview', 'quickshop', 'swatch', 'swatches']);
@@ -75,6 +81,10 @@ export function hasChromeName(element: Element): boolean {
 
 export function hasBoilerplateName(element: Element): boolean {
   return hasToken(element, BOILERPLATE_WORDS);
+}
+
+export function hasOverlayName(element: Element): boolean {
+  return hasToken(element, OVERLAY_WORDS);
 }
 
 export function hasControlName(element: Element): boolean {

@@ -77,6 +77,7 @@ export function extractInPage(options: PageExtractOptions): PageExtractOutcome {
   const context: MarkdownContext = {
     base: documentBase(options.url),
     keep: (element) => visible(element) && !excluded.has(element) && !pruned.has(element),
+    ...(options.onlyMainContent && options.includeTags.length === 0 ? { written: new Map<string, Element>() } : {}),
   };
   const markdown = withStructuredDescription(toMarkdown(roots, context), productDescription);
   return { markdown, ...readMetadata(), wordCount: countWords(markdownText(markdown)) };

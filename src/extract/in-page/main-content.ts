@@ -1,5 +1,5 @@
 import { discountPruned, nonLinkText, type PruneOptions, pruneBoilerplate } from './boilerplate.js';
-import { classWeight, hasContentName } from './class-signals.js';
+import { classWeight, hasBoilerplateName, hasChromeName, hasCommentName, hasContentName, isChromeElement } from './class-signals.js';
 import { isItemList } from './item-lists.js';
 import { type ElementStats, linkDensity, measure, type StatsMap } from './measure.js';
 import { detectPageType, type PageType, readStructuredData, type StructuredData } from './page-type.js';
@@ -19,6 +19,9 @@ export interface MainContent {
   pageType: PageType;
   /** Product description from structured data when the page body does not show it. */
   productDescription: string;
+  /** Narrowed to an article body inside the main area. */
+  narrowed: boolean;
+  stats: StatsMap;
 }
 
 const HEADINGS = new Set(['h1', 'h2', 'h3', 'h4', 'h5', 'h6']);
@@ -47,6 +50,32 @@ function mainArea(body: Element, stats: StatsMap): Element {
   }
   if (best && nonLinkText(stats.get(best)) >= 0.25 * nonLinkText(stats.get(body))) return best;
   return body;
+}
+
+function titleWords(text: string): string[] {
+  return text.toLowerCase().match(/[\p{L}\p{N}]+/gu) ?? [];
+}
+
+/** Most of the headline's words are in the title (titles add the site name, entities vary). */
+function isTitle(headline: string[], title: Set<string>): boolean {
+  return headline.length >= 3 && headline.filter((word) => title.has(word)).length >= headline.length * 0.8;
+}
+
+/**
+ * Pages that stack several articles (infinite scroll, aggregators) are about the one whose
+ * headline is the page's title.
+ */
+function titledArticle(area: Element, stats: StatsMap): Element | undefined {
+  const articles = Array.from(area.querySelectorAll('article, [itemtype*="Article"]')).filter(
+    (element) => (stats.get(element)?.text ?? 0) > 200 && !element.parentElement?.closest('article, [itemtype*="Article"]'),
+  );
+  if (articles.length < 2) return undefined;
+  const ogTitle = document.querySelector('meta[property="og:title"]')?.getAttribute('content') ?? '';
+  const title = new Set(titleWords(`${ogTitle} ${document.title}`));
+  return articles.find((article) => {
+    const headline = article.querySelector('[itemprop="headline"], h1, h2');
+    return isTitle(titleWords(headline?.textContent ?? ''), title);
+  });
 }
 
 /** Elements under `root` that are measured and not pruned, in document order. */
@@ -112,6 +141,11 @@ function climb(top: Element, scores: Map<Element, number>, stats: StatsMap, area
   return candidate;
 }
 
+/** A footer, sidebar or comment box next to the article body is not more of it, whatever it scores. */
+function isFurnitureByName(element: Element): boolean {
+  return isChromeElement(element) || hasChromeName(element) || hasCommentName(element) || hasBoilerplateName(element);
+}
+
 /** Siblings of the top candidate that carry content too (a split article body). */
 function withSiblings(top: Element, scores: Map<Element, number>, stats: StatsMap, pruned: Set<Element>): Element[] {
   const parent = top.parentElement;
@@ -122,7 +156,7 @@ function withSiblings(top: Element, scores: Map<Element, number>, stats: StatsMa
   for (let sibling = parent.firstElementChild; sibling; sibling = sibling.nextElementSibling) {
     const own = stats.get(sibling);
     if (sibling === top) roots.push(sibling);
-    else if (!own || pruned.has(sibling)) continue;
+    else if (!own || pruned.has(sibling) || isFurnitureByName(sibling)) continue;
     else if ((scores.get(sibling) ?? 0) + (hasContentName(sibling) ? 0.2 * topScore : 0) >= threshold) roots.push(sibling);
     else if (sibling.localName === 'p' && own.text > 80 && linkDensity(own) < 0.25) roots.push(sibling);
   }
@@ -157,7 +191,7 @@ export function findMainContent(body: Element, keep: (element: Element) => boole
   const stats = measure(body, keep);
   const data = readStructuredData();
   const pageType = detectPageType(data, url);
-  const area = mainArea(body, stats);
+  const area = titledArticle(body, stats) ?? mainArea(body, stats);
   const pruned = new Set<Element>();
   const areaOptions: PruneOptions = {
     includesChrome: area === body,
@@ -171,9 +205,15 @@ export function findMainContent(body: Element, keep: (element: Element) => boole
   const roots = withSiblings(candidate, scores, stats, pruned);
   const narrow =
     rootsText(roots, stats) >= narrowingThreshold(pageType) * nonLinkText(stats.get(area)) && !isItemList(candidate, stats, 4);
-  if (!narrow) return { roots: [area], pruned, pageType, productDescription: productDescription(pageType, data) };
-  pruneArticleBody(roots, stats, areaOptions, pruned);
-  return { roots, pruned, pageType, productDescription: productDescription(pageType, data) };
+  const description = productDescription(pageType, data);
+  if (!narrow) {
+    // A thread is its posts, a product its description: the furniture around them (user cards,
+    // dates, vote, share and category links) goes.
+    if (pageType === 'forum' || pageType === 'product') pruneArticleBody([area], stats, areaOptions, pruned);
+    return { roots: [area], pruned, pageType, productDescription: description, narrowed: false, stats };
+  }
+  pruneArticleBody(roots, stats, { ...areaOptions, dropHeadline: pageType === 'article', dropTeasers: pageType === 'article' }, pruned);
+  return { roots, pruned, pageType, productDescription: description, narrowed: true, stats };
 }
 
 function productDescription(pageType: PageType, data: StructuredData): string {

@@ -13,7 +13,16 @@ export interface MarkdownContext {
   base: string;
   /** False for elements whose whole subtree is left out (hidden, boilerplate, excluded). */
   keep(element: Element): boolean;
+  /**
+   * When set, a block whose markdown an earlier, unrelated block already produced is left out
+   * (pages render a post twice, for small and large screens or as a preview). Maps the markdown
+   * to the element that produced it.
+   */
+  written?: Map<string, Element>;
 }
+
+/** Only blocks this long count as copies: a short line (a label, a meal) may repeat on purpose. */
+const REPEAT_MIN_CHARS = 240;
 
 /** Marks a `<br>` inside inline text until the paragraph is finished. */
 const HARD_BREAK = '\u0000';
@@ -48,12 +57,28 @@ function isBlockElement(element: Element): boolean {
 }
 
 function hasBlockDescendant(element: Element): boolean {
-  return element.querySelector(BLOCK_SELECTOR) !== null;
+  return element.firstElementChild !== null && element.querySelector(BLOCK_SELECTOR) !== null;
+}
+
+/** The blocks of one element, without copies of blocks written before. */
+export function elementBlocks(element: Element, context: MarkdownContext): string[] {
+  if (!context.keep(element)) return [];
+  const blocks = tagBlocks(element, context);
+  return isCopy(element, blocks.join('\n\n'), context) ? [] : blocks;
+}
+
+/** Whether an earlier, unrelated element wrote `markdown` already (then this one is a copy). */
+function isCopy(element: Element, markdown: string, context: MarkdownContext): boolean {
+  if (!context.written || markdown.length < REPEAT_MIN_CHARS) return false;
+  const earlier = context.written.get(markdown);
+  // The same markdown from a descendant is this element's own content, not a copy.
+  if (earlier && !element.contains(earlier)) return true;
+  context.written.set(markdown, element);
+  return false;
 }
 
 /** The blocks of one element, dispatched on its tag. */
-export function elementBlocks(element: Element, context: MarkdownContext): string[] {
-  if (!context.keep(element)) return [];
+function tagBlocks(element: Element, context: MarkdownContext): string[] {
   switch (element.localName) {
     case 'h1': case 'h2': case 'h3': case 'h4': case 'h5': case 'h6':
       return heading(element, context);
@@ -158,8 +183,8 @@ function list(element: Element, context: MarkdownContext): string {
       continue;
     }
     const marker = ordered ? `${number}.` : '-';
-    const item = child.localName === 'li' ? listItem(child, context, marker) : listItem(child, context, marker);
-    if (!item) continue;
+    const item = listItem(child, context, marker);
+    if (!item || isCopy(child, item.slice(marker.length), context)) continue;
     items.push(item);
     number++;
   }
@@ -312,6 +337,17 @@ export function inlineMarkdown(element: Element, context: MarkdownContext): stri
     case 'wbr':
       return '';
     default:
-      return inlineChildren(element, context);
+      return isLaidOutAsBlock(element) ? ` ${inlineChildren(element, context)} ` : inlineChildren(element, context);
   }
+}
+
+const INLINE_DISPLAY = /^(inline|inline-block|inline-flex|inline-grid|contents|none)$/;
+
+/**
+ * A `<span>` the page styles as a block or flex box shows on its own line ("Brand" over "Name"):
+ * its words must not run into the next ones. A floated drop cap ("T" + "he") is not such a line.
+ */
+function isLaidOutAsBlock(element: Element): boolean {
+  const style = getComputedStyle(element);
+  return !INLINE_DISPLAY.test(style.display) && style.float === 'none';
 }

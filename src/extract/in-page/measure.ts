@@ -19,12 +19,14 @@ export interface ElementStats {
   /** Number of descendant elements kept. */
   elements: number;
   depth: number;
+  /** Longest prose run (own text of a block that is mostly not links) in the subtree. */
+  maxProse: number;
 }
 
 export type StatsMap = Map<Element, ElementStats>;
 
 function emptyStats(depth: number): ElementStats {
-  return { text: 0, linkText: 0, ownText: 0, ownLinkText: 0, ownCommas: 0, elements: 0, depth };
+  return { text: 0, linkText: 0, ownText: 0, ownLinkText: 0, ownCommas: 0, elements: 0, depth, maxProse: 0 };
 }
 
 function textLength(value: string): number {
@@ -73,8 +75,10 @@ export function measure(root: Element, keep: (element: Element) => boolean): Sta
         own.text += child.text;
         own.linkText += child.linkText;
         own.elements += child.elements + 1;
+        if (child.maxProse > own.maxProse) own.maxProse = child.maxProse;
       }
     }
+    if (own.ownText > own.maxProse && own.ownLinkText < own.ownText * 0.3) own.maxProse = own.ownText;
     return own;
   };
   visit(root, emptyStats(0), false, 0);

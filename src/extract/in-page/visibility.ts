@@ -17,13 +17,26 @@ function isRawNoscript(element: Element): boolean {
   return element.localName === 'noscript' && element.firstElementChild === null;
 }
 
+/** "Please enable JavaScript" and tracking pixels: a parsed `<noscript>` with little text. */
+function isNoscriptNotice(element: Element): boolean {
+  return element.localName === 'noscript' && (element.textContent ?? '').trim().length < 200;
+}
+
 /** Buttons are controls, except the toggles of accordions (an FAQ question is often one). */
 function isControlButton(element: Element): boolean {
   return element.localName === 'button' && !element.hasAttribute('aria-expanded') && !element.hasAttribute('aria-controls');
 }
 
+/** Carousel libraries clone slides to loop (slick, swiper, owl, splide, glide): copies, not content. */
+const CLONE_CLASS = /(?:^|\s)(?:slick-cloned|swiper-slide-duplicate|cloned|splide__slide--clone|glide__slide--clone)(?:\s|$)/;
+
+function isCarouselClone(element: Element): boolean {
+  const classes = element.getAttribute('class');
+  return classes !== null && CLONE_CLASS.test(classes);
+}
+
 export function isNeverContent(element: Element): boolean {
-  return NEVER_CONTENT.has(element.localName) || isControlButton(element) || isRawNoscript(element);
+  return NEVER_CONTENT.has(element.localName) || isControlButton(element) || isRawNoscript(element) || isNoscriptNotice(element) || isCarouselClone(element);
 }
 
 /**

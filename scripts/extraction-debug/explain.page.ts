@@ -1,0 +1,21 @@
+import { findMainContent } from '../../src/extract/in-page/main-content.js';
+import { createVisibilityFilter } from '../../src/extract/in-page/visibility.js';
+
+function describe(element: Element): string {
+  const classes = (element.getAttribute('class') ?? '').trim().split(/\s+/).slice(0, 3).join('.');
+  return `${element.localName}${element.id ? `#${element.id}` : ''}${classes ? `.${classes}` : ''}`;
+}
+
+/** Runs in the page: what the main-content finder decided, for debugging one page. */
+export function explain(options: { url: string }): string[] {
+  const body = document.body;
+  const visible = createVisibilityFilter();
+  const main = findMainContent(body, visible, options.url);
+  const lines = [`type ${main.pageType} narrowed ${main.narrowed} bodyText ${main.stats.get(body)?.text}`];
+  for (const root of main.roots) lines.push(`root ${describe(root)} text ${main.stats.get(root)?.text} link ${main.stats.get(root)?.linkText}`);
+  for (const element of main.pruned) {
+    const text = (element.textContent ?? '').replace(/\s+/g, ' ').trim();
+    lines.push(`pruned ${describe(element)} ${text.length}: ${text.slice(0, 80)}`);
+  }
+  return lines;
+}
