@@ -148,11 +148,21 @@ function orphanContainer(element: Element, stats: StatsMap, stop: Element): Elem
 /** A link or emphasis inside a sentence is part of that sentence, whatever its class says. */
 function isInlineInText(element: Element): boolean {
   if (BLOCK_TAGS.has(element.localName)) return false;
-  for (let node = element.parentElement?.firstChild; node; node = node.nextSibling) {
-    if (node.nodeType === Node.TEXT_NODE && /[\p{L}\p{N}]/u.test(node.nodeValue ?? '')) return true;
+  const parent = element.parentElement;
+  if (!parent) return false;
+  // Asked for every inline child of a parent: the parent's own text is scanned once.
+  let hasWords = parentHasWords.get(parent);
+  if (hasWords === undefined) {
+    hasWords = false;
+    for (let node = parent.firstChild; node && !hasWords; node = node.nextSibling) {
+      hasWords = node.nodeType === Node.TEXT_NODE && /[\p{L}\p{N}]/u.test(node.nodeValue ?? '');
+    }
+    parentHasWords.set(parent, hasWords);
   }
-  return false;
+  return hasWords;
 }
+
+const parentHasWords = new WeakMap<Element, boolean>();
 
 /**
  * Adds the boilerplate under `roots` to `pruned` (whose members are not looked into again) and
@@ -174,8 +184,14 @@ export function pruneBoilerplate(roots: Element[], stats: StatsMap, options: Pru
     }
   };
   for (const root of roots) visit(root, root);
-  const added = found.filter((element, index) => !found.some((other, j) => j !== index && other !== element && other.contains(element)));
-  const unique = [...new Set(added)];
+  // Outermost only: an element goes when one of its ancestors was found too (a set walk up, not
+  // a comparison of every pair).
+  const foundSet = new Set(found);
+  const outermost = found.filter((element) => {
+    for (let parent = element.parentElement; parent; parent = parent.parentElement) if (foundSet.has(parent)) return false;
+    return true;
+  });
+  const unique = [...new Set(outermost)];
   for (const element of unique) pruned.add(element);
   return unique;
 }

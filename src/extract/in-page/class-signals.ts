@@ -5,19 +5,36 @@
  */
 
 const tokenCache = new WeakMap<Element, string[]>();
+/** Many elements share one class string ("item", "col-md-4"): tokenised once per run. */
+const tokensByName = new Map<string, string[]>();
+const NO_TOKENS: string[] = [];
 const STATE_PREFIX = /^(has|is|with|no|show|hide|enable|disable|js|page-template|template)[-_]/i;
+
+function tokenise(name: string): string[] {
+  // State classes ("has-sidebar", "is-menu-open", "with-comments") describe, they do not name.
+  const names = name.split(/\s+/).filter((part) => !STATE_PREFIX.test(part));
+  return names
+    .join(' ')
+    .replace(/([a-z])([A-Z])/g, '$1 $2')
+    .toLowerCase()
+    .split(/[^a-z0-9]+/)
+    .filter((token) => token.length > 0);
+}
 
 export function nameTokens(element: Element): string[] {
   let tokens = tokenCache.get(element);
   if (!tokens) {
-    // State classes ("has-sidebar", "is-menu-open", "with-comments") describe, they do not name.
-    const names = `${element.getAttribute('class') ?? ''} ${element.id}`.split(/\s+/).filter((name) => !STATE_PREFIX.test(name));
-    tokens = names
-      .join(' ')
-      .replace(/([a-z])([A-Z])/g, '$1 $2')
-      .toLowerCase()
-      .split(/[^a-z0-9]+/)
-      .filter((token) => token.length > 0);
+    const classes = element.getAttribute('class');
+    const id = element.id;
+    if (!classes && !id) tokens = NO_TOKENS;
+    else {
+      const name = `${classes ?? ''} ${id}`;
+      tokens = tokensByName.get(name);
+      if (!tokens) {
+        tokens = tokenise(name);
+        tokensByName.set(name, tokens);
+      }
+    }
     tokenCache.set(element, tokens);
   }
   return tokens;

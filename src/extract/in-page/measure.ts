@@ -29,26 +29,20 @@ function emptyStats(depth: number): ElementStats {
   return { text: 0, linkText: 0, ownText: 0, ownLinkText: 0, ownCommas: 0, elements: 0, depth, maxProse: 0 };
 }
 
+/** Whitespace runs other than a lone space: the only ones collapsing changes. */
+const COLLAPSIBLE_WHITESPACE = /[\t\n\r\f\u00a0][ \t\n\r\f\u00a0]*| [ \t\n\r\f\u00a0]+/g;
+
+/** Length with whitespace runs counted as one and leading whitespace not at all (native regex, no loop). */
 function textLength(value: string): number {
-  let length = 0;
-  let inSpace = true;
-  for (let i = 0; i < value.length; i++) {
-    const code = value.charCodeAt(i);
-    const space = code === 32 || code === 10 || code === 9 || code === 13 || code === 160 || code === 12;
-    if (!space) length++;
-    else if (!inSpace) length++;
-    inSpace = space;
-  }
-  return length;
+  const collapsed = value.replace(COLLAPSIBLE_WHITESPACE, ' ');
+  return collapsed.charCodeAt(0) === 32 ? collapsed.length - 1 : collapsed.length;
 }
 
+const COMMAS = /[,\uff0c\u3001\u060c]/g;
+
+/** Commas in a text run; a native regex scan, as most runs hold none. */
 function countCommas(value: string): number {
-  let commas = 0;
-  for (let i = 0; i < value.length; i++) {
-    const code = value.charCodeAt(i);
-    if (code === 44 || code === 0xff0c || code === 0x3001 || code === 0x060c) commas++;
-  }
-  return commas;
+  return value.match(COMMAS)?.length ?? 0;
 }
 
 export function measure(root: Element, keep: (element: Element) => boolean): StatsMap {
