@@ -200,7 +200,7 @@ describe('the account dashboard in a real browser', () => {
     // By keyboard: the confirmation takes focus on Cancel; the destructive button is one step back.
     await page.getByRole('button', { name: 'Revoke e2e key' }).press('Enter');
     await page.getByRole('button', { name: 'Revoke key' }).waitFor(WAIT);
-    expect(await page.evaluate(() => document.activeElement?.textContent)).toBe('Cancel');
+    await expect.poll(() => page.evaluate(() => document.activeElement?.textContent), WAIT).toBe('Cancel');
     await page.keyboard.press('Shift+Tab');
     await page.keyboard.press('Enter');
     await page.getByText('No keys yet').waitFor(WAIT);

@@ -1,4 +1,4 @@
-import { useEffect, useRef } from 'preact/hooks';
+import { useLayoutEffect, useRef } from 'preact/hooks';
 
 interface Props {
   /** Accessible name of the group, e.g. "Confirm revoking ci". */
@@ -15,7 +15,8 @@ interface Props {
  */
 export function Confirm({ label, question, confirmLabel, onConfirm, onCancel }: Props) {
   const cancel = useRef<HTMLButtonElement>(null);
-  useEffect(() => cancel.current?.focus(), []);
+  // Before paint, in the same task as the render: a quick Enter or Tab must not land elsewhere.
+  useLayoutEffect(() => cancel.current?.focus(), []);
   return (
     <div class="confirm" role="group" aria-label={label} onKeyDown={(event) => event.key === 'Escape' && onCancel()}>
       <span>{question}</span>
