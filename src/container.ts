@@ -6,7 +6,7 @@ import pino, { type Logger } from 'pino';
 import { AccountService } from './accounts/account.service.js';
 import { Billing } from './accounts/billing.js';
 import { CreditStore } from './accounts/credits.js';
-import { type Auth, createAuth } from './auth/auth.js';
+import { type Auth, authOptions, createAuth } from './auth/auth.js';
 import { ApiKeyService } from './auth/api-keys.service.js';
 import { Authenticator } from './auth/authenticator.js';
 import { createLogMailer, createSmtpMailer, type Mailer } from './auth/mailer.js';
@@ -101,18 +101,19 @@ export async function createContext(config: Config, overrides: ContextOverrides 
     const secret = config.authSecret ?? readOrCreateSecret(config.dataDir, database.dialect);
     // `accounts` needs `auth` and better-auth's user hook needs `accounts`: bind late.
     let accounts: AccountService | undefined;
-    const auth = createAuth({
+    const authDeps = {
       config,
       database,
       secret,
       mailer,
       logger,
-      onUserCreated: async (user) => accounts!.onUserCreated(user.id),
-    });
+      onUserCreated: async (user: { id: string }) => accounts!.onUserCreated(user.id),
+    };
     await migrate(database, async () => {
-      const { runMigrations } = await getMigrations(auth.options);
+      const { runMigrations } = await getMigrations(authOptions(authDeps));
       await runMigrations();
     });
+    const auth = createAuth(authDeps);
     const authenticator = new Authenticator(auth, database.db, config);
     accounts = new AccountService(database.db, credits, config, database.dialect);
     const rateLimiter = overrides.rateLimiter ?? (redis ? new RedisRateLimiter(redis) : new MemoryRateLimiter());

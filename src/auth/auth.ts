@@ -1,5 +1,5 @@
 import { apiKey } from '@better-auth/api-key';
-import { betterAuth } from 'better-auth';
+import { betterAuth, type BetterAuthOptions } from 'better-auth';
 import { bearer } from 'better-auth/plugins';
 import type { Logger } from 'pino';
 import type { Config } from '../config.js';
@@ -22,9 +22,20 @@ export interface AuthDependencies {
 /** Path of Pluck's own verification endpoint, which users reach from the e-mail link. */
 export const VERIFY_EMAIL_PATH = '/v1/user/verify-email-token';
 
-export function createAuth({ config, database, secret, mailer, logger, onUserCreated }: AuthDependencies) {
+/**
+ * better-auth checks the schema when an instance is created and keeps a mismatch until one of
+ * its own migrations clears it. So the instance must be made after the tables exist: build the
+ * options, migrate with them (`authOptions` is all getMigrations needs), then `createAuth`.
+ * Otherwise an instance that finds the migrations already done by another (two starting at
+ * once) answers every auth call with SCHEMA_MISMATCH for the rest of its life.
+ */
+export function createAuth(deps: AuthDependencies) {
+  return betterAuth(authOptions(deps));
+}
+
+export function authOptions({ config, database, secret, mailer, logger, onUserCreated }: AuthDependencies) {
   const authLog = logger.child({ component: 'auth' });
-  return betterAuth({
+  return {
     appName: 'Pluck',
     baseURL: config.publicBaseUrl,
     basePath: '/v1/auth',
@@ -97,7 +108,7 @@ export function createAuth({ config, database, secret, mailer, logger, onUserCre
         startingCharactersConfig: { shouldStore: true, charactersLength: 10 },
       }),
     ],
-  });
+  } satisfies BetterAuthOptions;
 }
 
 export type Auth = ReturnType<typeof createAuth>;
