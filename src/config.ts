@@ -297,6 +297,7 @@ export function loadConfig(env: Record<string, string | undefined>): Config {
     throw new ConfigError(['EGRESS_PROXY_PORT: set a fixed port when EGRESS_PROXY_PUBLIC_URL is set, so the advertised address stays valid']);
   }
   const publicBaseUrl = stripTrailingSlash(e.PUBLIC_BASE_URL ?? `http://${hostForUrl(e.HOST)}:${e.PORT}`);
+  const frontendUrl = stripTrailingSlash(e.FRONTEND_URL ?? publicBaseUrl);
   return {
     env: e.NODE_ENV,
     port: e.PORT,
@@ -304,8 +305,8 @@ export function loadConfig(env: Record<string, string | undefined>): Config {
     dataDir: resolve(e.DATA_DIR),
     dashboardDir: resolve(e.DASHBOARD_DIR),
     publicBaseUrl,
-    frontendUrl: stripTrailingSlash(e.FRONTEND_URL ?? publicBaseUrl),
-    trustedOrigins: trustedOrigins(e, publicBaseUrl),
+    frontendUrl,
+    trustedOrigins: trustedOrigins(e, [publicBaseUrl, frontendUrl]),
     adminEmails: new Set(e.ADMIN_EMAILS.map((email) => email.toLowerCase())),
     logLevel: e.LOG_LEVEL,
     authSecret: e.AUTH_SECRET,
@@ -436,8 +437,8 @@ function stripTrailingSlash(url: string): string {
  * loopback or wildcard listener, every loopback spelling of this port: someone who just ran
  * start.sh opens localhost or 127.0.0.1 alike and expects sign-in to work from either.
  */
-function trustedOrigins(e: { PUBLIC_BASE_URL?: string; FRONTEND_URL?: string; HOST: string; PORT: number }, publicBaseUrl: string): string[] {
-  const origins = [publicBaseUrl, stripTrailingSlash(e.FRONTEND_URL ?? publicBaseUrl)];
+function trustedOrigins(e: { PUBLIC_BASE_URL?: string; HOST: string; PORT: number }, configured: string[]): string[] {
+  const origins = [...configured];
   const loopbackOrWildcard = ['127.0.0.1', 'localhost', '::1', '0.0.0.0', '::'].includes(e.HOST);
   if (!e.PUBLIC_BASE_URL && loopbackOrWildcard) {
     origins.push(...['localhost', '127.0.0.1', '[::1]'].map((host) => `http://${host}:${e.PORT}`));

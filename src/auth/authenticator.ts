@@ -1,7 +1,7 @@
 import { type Kysely, sql } from 'kysely';
 import type { Config } from '../config.js';
 import type { Database } from '../db/schema.js';
-import { AppError } from '../http/errors.js';
+import { databaseUnavailable } from '../db/database.js';
 import { API_KEY_PREFIX, type Auth } from './auth.js';
 import { type Principal, type PrincipalUser, toIsoString, toPlan } from './principal.js';
 
@@ -35,10 +35,7 @@ export class Authenticator {
     try {
       await sql`select 1`.execute(this.db);
     } catch (error) {
-      throw new AppError('SERVICE_UNAVAILABLE', 'The database is unavailable; retry shortly', {
-        cause: error,
-        headers: { 'Retry-After': '5' },
-      });
+      throw databaseUnavailable(error);
     }
   }
 

@@ -4,6 +4,7 @@ import SQLite from 'better-sqlite3';
 import { Kysely, PostgresDialect, SqliteDialect } from 'kysely';
 import pg from 'pg';
 import type { Database } from './schema.js';
+import { AppError } from '../http/errors.js';
 
 export type DialectName = 'sqlite' | 'postgres';
 
@@ -29,6 +30,11 @@ export function isDatabaseUnavailable(error: unknown): boolean {
   return /Connection terminated|timeout exceeded when trying to connect|Query read timeout|Connection ended unexpectedly/i.test(
     error.message,
   );
+}
+
+/** What callers get when the database cannot be reached: 503, safe to retry. */
+export function databaseUnavailable(cause: unknown): AppError {
+  return new AppError('SERVICE_UNAVAILABLE', 'The database is unavailable; retry shortly', { cause, headers: { 'Retry-After': '5' } });
 }
 
 /** PostgreSQL when a URL is given, else a SQLite file in the data directory. */

@@ -2,7 +2,7 @@ import type { Context } from 'hono';
 import { HTTPException } from 'hono/http-exception';
 import type { AppEnv } from './context.js';
 import { errorBody } from './envelope.js';
-import { isDatabaseUnavailable } from '../db/database.js';
+import { databaseUnavailable, isDatabaseUnavailable } from '../db/database.js';
 import { AppError } from './errors.js';
 
 /**
@@ -11,9 +11,10 @@ import { AppError } from './errors.js';
  * that cannot be reached is 503; anything else is a bug and answers 500 with nothing internal
  * in the body.
  */
-export function handleError(err: Error, c: Context<AppEnv>) {
+export function handleError(thrown: Error, c: Context<AppEnv>) {
   const requestId = c.get('requestId') ?? crypto.randomUUID();
   const log = c.get('log');
+  const err = isDatabaseUnavailable(thrown) ? databaseUnavailable(thrown) : thrown;
   if (err instanceof AppError) {
     if (err.status >= 500) log?.error({ err, cause: err.cause, code: err.code }, 'request failed');
     for (const [name, value] of Object.entries(err.headers)) c.header(name, value);
@@ -22,11 +23,6 @@ export function handleError(err: Error, c: Context<AppEnv>) {
   if (err instanceof HTTPException) {
     const { code, message } = describeHttpException(err);
     return c.json(errorBody(requestId, code, message), err.status);
-  }
-  if (isDatabaseUnavailable(err)) {
-    log?.error({ err }, 'database unavailable');
-    c.header('Retry-After', '5');
-    return c.json(errorBody(requestId, 'SERVICE_UNAVAILABLE', 'The database is unavailable; retry shortly'), 503);
   }
   log?.error({ err }, 'unhandled error');
   return c.json(errorBody(requestId, 'INTERNAL_ERROR', 'An internal error occurred'), 500);
