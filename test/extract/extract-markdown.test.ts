@@ -203,6 +203,53 @@ describe('main content', () => {
     expect(md.match(/Portion: one green/g)).toHaveLength(2);
   });
 
+  it('leaves out text clipped to a pixel for screen readers, but not a visible element of the same name', async () => {
+    const clip = 'position:absolute;width:1px;height:1px;overflow:hidden;clip:rect(0 0 0 0)';
+    const md = await markdownOf(
+      `<main><article><h1>Trail shoe<span class="clipped" style="${clip}">Trail shoe, opens a new window</span></h1>` +
+        `<p>${PROSE}</p><p class="a11y-note">Visible note for everyone.</p><p>${PROSE}</p></article></main>`,
+      { onlyMainContent: true },
+    );
+    expect(md).not.toContain('opens a new window');
+    expect(md).toContain('Visible note for everyone.');
+  });
+
+  it('reads content the page hides until its scripts run when nothing else is visible', async () => {
+    const body =
+      '<header><nav><a href="/">Home</a> <a href="/shop">Shop</a></nav></header>' +
+      `<div id="app" style="display:none"><main><h1>Complete meal</h1><p>${PROSE}</p><p>${PROSE} Shake for twenty seconds.</p>` +
+      '<div class="mega-menu" hidden><a href="/a">Alpha</a> <a href="/b">Beta</a></div></main></div>' +
+      '<footer><p>Copyright 2025 Example Inc.</p></footer>';
+    const md = await markdownOf(body, { onlyMainContent: true });
+    expect(md).toContain('Shake for twenty seconds.');
+    expect(md).not.toContain('Copyright');
+    // A page with visible content keeps its hidden parts out.
+    const visible = await markdownOf(`<main><p>${PROSE} Shown.</p><div style="display:none"><p>${PROSE} Hidden.</p></div></main>`, {
+      onlyMainContent: true,
+    });
+    expect(visible).toContain('Shown.');
+    expect(visible).not.toContain('Hidden.');
+  });
+
+  it('leaves a grid of teasers for other stories beside the article out, but keeps a list inside it', async () => {
+    const teaser = (n: number) =>
+      `<li><a href="/story-${n}">Another story number ${n} from the newsroom</a> CITY: An excerpt of story ${n}, ` +
+      'long enough to read like the opening lines of a report that continues on its own page.</li>';
+    const teasers = (label: string) => `<div class="${label}"><h3>${label}</h3><ul>${[1, 2, 3, 4, 5, 6].map(teaser).join('')}</ul></div>`;
+    const tips = [1, 2, 3, 4, 5]
+      .map((n) => `<li><strong>Tip ${n}.</strong> Keep your software updated, see <a href="/tip-${n}">the guide</a> for how it is done.</li>`)
+      .join('');
+    const md = await markdownOf(
+      `<div class="content">${teasers('Breaking')}<div class="story"><h1>The story</h1><p>${PROSE}</p><ul>${tips}</ul>` +
+        `<p>${PROSE} Last line of the story.</p></div></div><div class="bottom">${teasers('Latest')}</div>`,
+      { onlyMainContent: true },
+      '<script type="application/ld+json">{"@type":"NewsArticle"}</script>',
+    );
+    expect(md).toContain('Last line of the story.');
+    expect(md).toContain('**Tip 3.**');
+    expect(md).not.toContain('An excerpt of story');
+  });
+
   it('rejects a selector the browser cannot parse with InvalidSelector', async () => {
     const error = await markdownOf(page, { excludeTags: ['p', 'div[[x'] }).catch((caught: unknown) => caught);
     expect(error).toBeInstanceOf(InvalidSelector);

@@ -61,10 +61,16 @@ function withStructuredDescription(markdown: string, description: string): strin
   return markdown ? `${escapeInline(text)}\n\n${markdown}` : escapeInline(text);
 }
 
-export function extractInPage(options: PageExtractOptions): PageExtractOutcome {
-  const invalid = invalidSelector([...options.includeTags, ...options.excludeTags]);
-  if (invalid !== undefined) return { invalidSelector: invalid };
-  const visible = createVisibilityFilter();
+/** Below this many words the visible page had no main content to speak of. */
+const NEAR_EMPTY_WORDS = 30;
+
+interface Extraction {
+  markdown: string;
+  wordCount: number;
+}
+
+function extract(options: PageExtractOptions, showHidden: boolean): Extraction {
+  const visible = createVisibilityFilter(showHidden);
   const excluded = new Set(selectAll(options.excludeTags));
   const body = document.body ?? document.documentElement;
   let roots: Element[] = [body];
@@ -80,5 +86,19 @@ export function extractInPage(options: PageExtractOptions): PageExtractOutcome {
     ...(options.onlyMainContent && options.includeTags.length === 0 ? { written: new Map<string, Element>() } : {}),
   };
   const markdown = withStructuredDescription(toMarkdown(roots, context), productDescription);
-  return { markdown, ...readMetadata(), wordCount: countWords(markdownText(markdown)) };
+  return { markdown, wordCount: countWords(markdownText(markdown)) };
+}
+
+export function extractInPage(options: PageExtractOptions): PageExtractOutcome {
+  const invalid = invalidSelector([...options.includeTags, ...options.excludeTags]);
+  if (invalid !== undefined) return { invalidSelector: invalid };
+  let result = extract(options, false);
+  // Some pages keep their content hidden (display: none) until their scripts reveal it; when
+  // scripts did not run or failed, the hidden content is still the page's content.
+  const mainContent = options.onlyMainContent && options.includeTags.length === 0;
+  if (mainContent && result.wordCount < NEAR_EMPTY_WORDS) {
+    const revealed = extract(options, true);
+    if (revealed.wordCount >= NEAR_EMPTY_WORDS && revealed.wordCount > 3 * result.wordCount) result = revealed;
+  }
+  return { ...result, ...readMetadata() };
 }

@@ -11,6 +11,31 @@ function signature(element: Element): string {
   return `${element.localName}.${firstClass.replace(/\d+/g, '')}`;
 }
 
+function isInLink(node: Node, item: Element): boolean {
+  const link = node.parentElement?.closest('a');
+  return link != null && item.contains(link);
+}
+
+/**
+ * A teaser opens with its headline link (the first run of real text, past a label or a date, is
+ * a link) or ends with its "Read more" link.
+ */
+function isTeaserItem(item: Element): boolean {
+  const walker = document.createTreeWalker(item, NodeFilter.SHOW_TEXT);
+  let opening = true;
+  let last: Node | null = null;
+  for (let node = walker.nextNode(); node; node = walker.nextNode()) {
+    const text = (node.nodeValue ?? '').trim();
+    if (text.length === 0) continue;
+    if (opening && text.length >= 15) {
+      if (isInLink(node, item)) return true;
+      opening = false;
+    }
+    last = node;
+  }
+  return last !== null && isInLink(last, item);
+}
+
 interface Group {
   count: number;
   linked: number;
@@ -18,7 +43,15 @@ interface Group {
   linkText: number;
 }
 
-export function isItemList(container: Element, stats: StatsMap, minItems = 3): boolean {
+/**
+ * Teasers (a headline link or a "read more" link, and a summary) are looser cards: five or more;
+ * only used where the list is beside the content, never to cut inside it.
+ */
+export function isTeaserList(container: Element, stats: StatsMap): boolean {
+  return isItemList(container, stats, 5, true);
+}
+
+export function isItemList(container: Element, stats: StatsMap, minItems = 3, teasers = false): boolean {
   const groups = new Map<string, Group>();
   for (let child = container.firstElementChild; child; child = child.nextElementSibling) {
     const own = stats.get(child);
@@ -28,14 +61,34 @@ export function isItemList(container: Element, stats: StatsMap, minItems = 3): b
     group.count++;
     group.text += own.text;
     group.linkText += own.linkText;
-    if (own.linkText > 0) group.linked++;
+    if (own.linkText > 0 && (!teasers || isTeaserItem(child))) group.linked++;
     groups.set(key, group);
   }
   const total = stats.get(container)?.text ?? 0;
   for (const group of groups.values()) {
     if (group.count < minItems || group.linked < group.count * 0.75 || group.text < total * 0.6) continue;
-    const cardLike = group.linkText >= group.text * 0.3 || (group.text - group.linkText) / group.count < 150;
+    const perItem = (group.text - group.linkText) / group.count;
+    const cardLike = teasers
+      ? group.linkText >= group.text * 0.15 && perItem < 400
+      : group.linkText >= group.text * 0.3 || perItem < 150;
     if (cardLike) return true;
   }
   return false;
+}
+
+/** Share of `element`'s text held by repeated cards at most `depth` levels down (a teaser grid). */
+export function itemListShare(element: Element, stats: StatsMap, depth = 3): number {
+  const total = stats.get(element)?.text ?? 0;
+  if (total === 0) return 0;
+  let inLists = 0;
+  const visit = (container: Element, level: number) => {
+    if (isTeaserList(container, stats)) {
+      inLists += stats.get(container)?.text ?? 0;
+      return;
+    }
+    if (level === depth) return;
+    for (let child = container.firstElementChild; child; child = child.nextElementSibling) if (stats.has(child)) visit(child, level + 1);
+  };
+  visit(element, 0);
+  return inLists / total;
 }

@@ -1,6 +1,6 @@
 import { discountPruned, nonLinkText, type PruneOptions, pruneBoilerplate } from './boilerplate.js';
 import { classWeight, hasBoilerplateName, hasChromeName, hasCommentName, hasContentName, isChromeElement } from './class-signals.js';
-import { isItemList } from './item-lists.js';
+import { isItemList, isTeaserList, itemListShare } from './item-lists.js';
 import { type ElementStats, linkDensity, measure, type StatsMap } from './measure.js';
 import { detectPageType, type PageType, readStructuredData, type StructuredData } from './page-type.js';
 
@@ -146,7 +146,10 @@ function isFurnitureByName(element: Element): boolean {
   return isChromeElement(element) || hasChromeName(element) || hasCommentName(element) || hasBoilerplateName(element);
 }
 
-/** Siblings of the top candidate that carry content too (a split article body). */
+/**
+ * Siblings of the top candidate that carry content too (a split article body); not a grid of
+ * teasers for other pages, however much summary text its cards hold.
+ */
 function withSiblings(top: Element, scores: Map<Element, number>, stats: StatsMap, pruned: Set<Element>): Element[] {
   const parent = top.parentElement;
   if (!parent || top.localName === 'body') return [top];
@@ -156,7 +159,7 @@ function withSiblings(top: Element, scores: Map<Element, number>, stats: StatsMa
   for (let sibling = parent.firstElementChild; sibling; sibling = sibling.nextElementSibling) {
     const own = stats.get(sibling);
     if (sibling === top) roots.push(sibling);
-    else if (!own || pruned.has(sibling) || isFurnitureByName(sibling)) continue;
+    else if (!own || pruned.has(sibling) || isFurnitureByName(sibling) || itemListShare(sibling, stats) > 0.5) continue;
     else if ((scores.get(sibling) ?? 0) + (hasContentName(sibling) ? 0.2 * topScore : 0) >= threshold) roots.push(sibling);
     else if (sibling.localName === 'p' && own.text > 80 && linkDensity(own) < 0.25) roots.push(sibling);
   }
@@ -175,6 +178,36 @@ function narrowingThreshold(pageType: PageType): number {
 
 function rootsText(roots: Element[], stats: StatsMap): number {
   return roots.reduce((sum, root) => sum + nonLinkText(stats.get(root)), 0);
+}
+
+/**
+ * Text in grids of teasers for other pages (latest news, more stories) outside the roots: summary
+ * text, but not what this page is about.
+ */
+function teaserText(area: Element, roots: Element[], stats: StatsMap, pruned: Set<Element>): number {
+  let total = 0;
+  const visit = (element: Element) => {
+    for (let child = element.firstElementChild; child; child = child.nextElementSibling) {
+      if (!stats.has(child) || pruned.has(child) || roots.includes(child)) continue;
+      const holdsRoot = roots.some((root) => child.contains(root));
+      if (!holdsRoot && isTeaserList(child, stats)) total += nonLinkText(stats.get(child));
+      else if (holdsRoot || (stats.get(child)?.elements ?? 0) > 3) visit(child);
+    }
+  };
+  visit(area);
+  return total;
+}
+
+/**
+ * Whether the article body holds enough of the area to narrow to. On an article, teaser grids
+ * beside it do not count; elsewhere they may be what the page lists.
+ */
+function holdsMostOfArea(roots: Element[], area: Element, stats: StatsMap, pruned: Set<Element>, pageType: PageType): boolean {
+  const threshold = narrowingThreshold(pageType);
+  const text = rootsText(roots, stats);
+  const areaText = nonLinkText(stats.get(area));
+  if (text >= threshold * areaText) return true;
+  return pageType === 'article' && text >= threshold * (areaText - teaserText(area, roots, stats, pruned));
 }
 
 /** Prunes article furniture inside the article body, unless that would gut it (then it was not one). */
@@ -203,8 +236,7 @@ export function findMainContent(body: Element, keep: (element: Element) => boole
   const scores = scoreCandidates(area, liveElements(area, stats, pruned), stats);
   const candidate = climb(bestCandidate(scores, area), scores, stats, area);
   const roots = withSiblings(candidate, scores, stats, pruned);
-  const narrow =
-    rootsText(roots, stats) >= narrowingThreshold(pageType) * nonLinkText(stats.get(area)) && !isItemList(candidate, stats, 4);
+  const narrow = holdsMostOfArea(roots, area, stats, pruned, pageType) && !isItemList(candidate, stats, 4);
   const description = productDescription(pageType, data);
   if (!narrow) {
     // A thread is its posts, a product its description: the furniture around them (user cards,

@@ -47,17 +47,35 @@ export function isNeverContent(element: Element): boolean {
  * scripts or stylesheets arrive, and menus hidden that way are pruned as navigation anyway.
  */
 export function isHidden(element: Element): boolean {
-  if (element.checkVisibility()) return false;
+  if (element.checkVisibility()) return isScreenReaderOnly(element);
   return getComputedStyle(element).display === 'none';
 }
 
-/** Elements kept at all (both modes): memoised so each element's style is read once. */
-export function createVisibilityFilter(): (element: Element) => boolean {
+/** The usual names of "visually hidden" utility classes (a label for screen readers only). */
+const SCREEN_READER_CLASS = /(?:^|[\s_-])(?:sr-?only|visually-?hidden|hidden-visually|screen-?reader|clipped|offscreen|a11y|assistive)/i;
+
+/**
+ * Text clipped to a pixel for screen readers ("Opens in a new window", a repeat of the title):
+ * not on the page a reader sees. Named by class first, so only those few elements are measured.
+ */
+function isScreenReaderOnly(element: Element): boolean {
+  const classes = element.getAttribute('class');
+  if (classes === null || !SCREEN_READER_CLASS.test(classes)) return false;
+  const box = element.getBoundingClientRect();
+  return box.width <= 2 && box.height <= 2;
+}
+
+/**
+ * Elements kept at all (both modes): memoised so each element's style is read once. With
+ * `showHidden`, what the page hides is kept too: the fallback for pages that hide their content
+ * until their scripts have run.
+ */
+export function createVisibilityFilter(showHidden = false): (element: Element) => boolean {
   const verdicts = new Map<Element, boolean>();
   return (element) => {
     let keep = verdicts.get(element);
     if (keep === undefined) {
-      keep = !isNeverContent(element) && !isHidden(element);
+      keep = !isNeverContent(element) && (showHidden || !isHidden(element));
       verdicts.set(element, keep);
     }
     return keep;

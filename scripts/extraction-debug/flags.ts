@@ -1,0 +1,23 @@
+import { chromium } from 'playwright-core';
+import { listStoredPages, percentile, runExtractionBench } from '../bench-extraction.js';
+import { BASELINE_CHROMIUM_ARGS } from '../baseline-chromium.js';
+
+/**
+ * Extraction time under extra Chromium flags (V8 tiers, say), each set run twice in turn on every
+ * Nth page: npx tsx scripts/extraction-debug/flags.ts DATA_DIR OUT_DIR PAGES FLAGS... ('' = none).
+ */
+const [dataDir, outDir, count, ...flagSets] = process.argv.slice(2);
+const only = (await listStoredPages(dataDir!)).map((p) => p.name).filter((_, i) => i % Math.ceil(340 / Number(count)) === 0);
+const results = new Map<string, number[]>();
+for (let round = 0; round < 2; round++) {
+  for (const flags of flagSets) {
+    const args = [...BASELINE_CHROMIUM_ARGS, ...(flags ? flags.split(' ') : [])];
+    const browser = await chromium.launch({ executablePath: '/usr/bin/chromium', args });
+    const timings = await runExtractionBench(browser, { dataDir: dataDir!, outDir: outDir!, only });
+    await browser.close();
+    const list = results.get(flags) ?? [];
+    list.push(...timings.map((t) => t.ms));
+    results.set(flags, list);
+  }
+}
+for (const [flags, ms] of results) console.log(`${flags || '(none)'}: median ${percentile(ms, 0.5).toFixed(1)} p95 ${percentile(ms, 0.95).toFixed(1)} N ${ms.length}`);
