@@ -76,8 +76,8 @@ export function isItemList(container: Element, stats: StatsMap, minItems = 3, te
   return false;
 }
 
-/** Share of `element`'s text held by repeated cards at most `depth` levels down (a teaser grid). */
-export function itemListShare(element: Element, stats: StatsMap, depth = 3): number {
+/** Share of `element`'s text held by teaser lists at most `depth` levels down (a grid of teasers). */
+export function teaserShare(element: Element, stats: StatsMap, depth = 3): number {
   const total = stats.get(element)?.text ?? 0;
   if (total === 0) return 0;
   let inLists = 0;

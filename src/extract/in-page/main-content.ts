@@ -1,6 +1,6 @@
 import { discountPruned, nonLinkText, type PruneOptions, pruneBoilerplate } from './boilerplate.js';
 import { classWeight, hasBoilerplateName, hasChromeName, hasCommentName, hasContentName, isChromeElement } from './class-signals.js';
-import { isItemList, isTeaserList, itemListShare } from './item-lists.js';
+import { isItemList, isTeaserList, teaserShare } from './item-lists.js';
 import { type ElementStats, linkDensity, measure, type StatsMap } from './measure.js';
 import { detectPageType, type PageType, readStructuredData, type StructuredData } from './page-type.js';
 
@@ -159,7 +159,7 @@ function withSiblings(top: Element, scores: Map<Element, number>, stats: StatsMa
   for (let sibling = parent.firstElementChild; sibling; sibling = sibling.nextElementSibling) {
     const own = stats.get(sibling);
     if (sibling === top) roots.push(sibling);
-    else if (!own || pruned.has(sibling) || isFurnitureByName(sibling) || itemListShare(sibling, stats) > 0.5) continue;
+    else if (!own || pruned.has(sibling) || isFurnitureByName(sibling) || teaserShare(sibling, stats) > 0.5) continue;
     else if ((scores.get(sibling) ?? 0) + (hasContentName(sibling) ? 0.2 * topScore : 0) >= threshold) roots.push(sibling);
     else if (sibling.localName === 'p' && own.text > 80 && linkDensity(own) < 0.25) roots.push(sibling);
   }

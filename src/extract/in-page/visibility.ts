@@ -45,6 +45,7 @@ export function isNeverContent(element: Element): boolean {
  * the content of closed `<details>` (content, shown on a click), so those get a second look.
  * `visibility: hidden` is not followed: pages hide their whole body that way until their
  * scripts or stylesheets arrive, and menus hidden that way are pruned as navigation anyway.
+ * Text shown only to screen readers counts as hidden.
  */
 export function isHidden(element: Element): boolean {
   if (element.checkVisibility()) return isScreenReaderOnly(element);
