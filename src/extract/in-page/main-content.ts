@@ -159,8 +159,10 @@ function withSiblings(top: Element, scores: Map<Element, number>, stats: StatsMa
   for (let sibling = parent.firstElementChild; sibling; sibling = sibling.nextElementSibling) {
     const own = stats.get(sibling);
     if (sibling === top) roots.push(sibling);
-    else if (!own || pruned.has(sibling) || isFurnitureByName(sibling) || teaserShare(sibling, stats) > 0.5) continue;
-    else if ((scores.get(sibling) ?? 0) + (hasContentName(sibling) ? 0.2 * topScore : 0) >= threshold) roots.push(sibling);
+    else if (!own || pruned.has(sibling) || isFurnitureByName(sibling)) continue;
+    else if ((scores.get(sibling) ?? 0) + (hasContentName(sibling) ? 0.2 * topScore : 0) >= threshold) {
+      if (teaserShare(sibling, stats) <= 0.5) roots.push(sibling);
+    }
     else if (sibling.localName === 'p' && own.text > 80 && linkDensity(own) < 0.25) roots.push(sibling);
   }
   return roots;
