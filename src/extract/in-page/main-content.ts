@@ -162,8 +162,7 @@ function withSiblings(top: Element, scores: Map<Element, number>, stats: StatsMa
     else if (!own || pruned.has(sibling) || isFurnitureByName(sibling)) continue;
     else if ((scores.get(sibling) ?? 0) + (hasContentName(sibling) ? 0.2 * topScore : 0) >= threshold) {
       if (teaserShare(sibling, stats) <= 0.5) roots.push(sibling);
-    }
-    else if (sibling.localName === 'p' && own.text > 80 && linkDensity(own) < 0.25) roots.push(sibling);
+    } else if (sibling.localName === 'p' && own.text > 80 && linkDensity(own) < 0.25) roots.push(sibling);
   }
   return roots;
 }
