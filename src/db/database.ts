@@ -4,7 +4,7 @@ import SQLite from 'better-sqlite3';
 import { Kysely, PostgresDialect, SqliteDialect } from 'kysely';
 import pg from 'pg';
 import type { Database } from './schema.js';
-import { AppError } from '../http/errors.js';
+import { type AppError, backendUnavailable } from '../http/errors.js';
 
 export type DialectName = 'sqlite' | 'postgres';
 
@@ -34,7 +34,7 @@ export function isDatabaseUnavailable(error: unknown): boolean {
 
 /** What callers get when the database cannot be reached: 503, safe to retry. */
 export function databaseUnavailable(cause: unknown): AppError {
-  return new AppError('SERVICE_UNAVAILABLE', 'The database is unavailable; retry shortly', { cause, headers: { 'Retry-After': '5' } });
+  return backendUnavailable('The database', cause);
 }
 
 /** PostgreSQL when a URL is given, else a SQLite file in the data directory. */

@@ -2,7 +2,7 @@ import { randomBytes, randomUUID } from 'node:crypto';
 import type { Kysely, Selectable } from 'kysely';
 import type { Config, PlanName } from '../config.js';
 import type { Database, FileTable } from '../db/schema.js';
-import { AppError } from '../http/errors.js';
+import { unlessBackendUnavailable } from '../http/errors.js';
 import { BlobStoreUnavailable, type BlobStore, type StoredBlob } from './blob-store.js';
 
 export type FileType = 'screenshot' | 'pdf';
@@ -153,20 +153,9 @@ export class FileService {
   }
 }
 
-/** Seconds a client is asked to wait when the bucket did not answer. */
-const STORAGE_RETRY_AFTER_SECONDS = 5;
-
 /** A store that cannot be reached (a stalled bucket) answers 503 with Retry-After, not 500. */
-async function unlessStorageUnavailable<T>(work: () => Promise<T>): Promise<T> {
-  try {
-    return await work();
-  } catch (error) {
-    if (!(error instanceof BlobStoreUnavailable)) throw error;
-    throw new AppError('SERVICE_UNAVAILABLE', 'File storage is unavailable; retry shortly', {
-      cause: error,
-      headers: { 'Retry-After': String(STORAGE_RETRY_AFTER_SECONDS) },
-    });
-  }
+function unlessStorageUnavailable<T>(work: () => Promise<T>): Promise<T> {
+  return unlessBackendUnavailable(work, (error) => error instanceof BlobStoreUnavailable, 'File storage');
 }
 
 /** Leaves an object in storage until `expiresAt`; the sweeper removes it then. */

@@ -62,6 +62,29 @@ export class AppError extends Error {
   }
 }
 
+/** Seconds a client is asked to wait when a backend did not answer. */
+const BACKEND_RETRY_AFTER_SECONDS = 5;
+
+/**
+ * A backend (database, Redis, the file bucket) that did not answer: 503 with Retry-After, so
+ * clients retry instead of reporting a bug. `what` names it for the caller ("The database").
+ */
+export function backendUnavailable(what: string, cause: unknown): AppError {
+  return new AppError('SERVICE_UNAVAILABLE', `${what} is unavailable; retry shortly`, {
+    cause,
+    headers: { 'Retry-After': String(BACKEND_RETRY_AFTER_SECONDS) },
+  });
+}
+
+/** Runs `work`; a failure that `isUnavailable` recognises becomes `backendUnavailable(what)`. */
+export async function unlessBackendUnavailable<T>(work: () => Promise<T>, isUnavailable: (error: unknown) => boolean, what: string): Promise<T> {
+  try {
+    return await work();
+  } catch (error) {
+    throw isUnavailable(error) ? backendUnavailable(what, error) : error;
+  }
+}
+
 export const unauthorized = () => new AppError('UNAUTHORIZED', 'Authentication required');
 export const forbidden = (message = 'You are not allowed to do this') => new AppError('FORBIDDEN', message);
 export const notFound = (what: string) => new AppError('NOT_FOUND', `${what} not found`);
