@@ -32,8 +32,12 @@ function emptyStats(depth: number): ElementStats {
 /** Whitespace runs other than a lone space: the only ones collapsing changes. */
 const COLLAPSIBLE_WHITESPACE = /[\t\n\r\f\u00a0][ \t\n\r\f\u00a0]*| [ \t\n\r\f\u00a0]+/g;
 
+const NOT_WHITESPACE = /[^ \t\n\r\f\u00a0]/;
+
 /** Length with whitespace runs counted as one and leading whitespace not at all (native regex, no loop). */
 function textLength(value: string): number {
+  // Most text nodes are the indentation between tags: no copy for those.
+  if (!NOT_WHITESPACE.test(value)) return 0;
   const collapsed = value.replace(COLLAPSIBLE_WHITESPACE, ' ');
   return collapsed.charCodeAt(0) === 32 ? collapsed.length - 1 : collapsed.length;
 }

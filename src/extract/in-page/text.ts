@@ -18,8 +18,12 @@ export function escapeInline(text: string): string {
     .replace(/<(?=[a-zA-Z/!])/g, '\\<');
 }
 
+/** A line that could open block syntax: a marker, a digit or a rule character first. */
+const BLOCK_OPENER = /^\s*[#>+\-=~\d]/;
+
 /** Escapes what would turn the start of a paragraph line into block syntax. */
 export function escapeLineStart(line: string): string {
+  if (!BLOCK_OPENER.test(line)) return line;
   return line
     .replace(/^(\s*)([#>+-])(?=\s|$)/, '$1\\$2')
     .replace(/^(\s*)(#{1,6})(?=\s)/, '$1\\$2')

@@ -14,56 +14,48 @@ const NEVER_CONTENT = new Set([
  * stored pages of the bench) it holds parsed elements, and they are what the page shows.
  */
 function isRawNoscript(element: Element): boolean {
-  return element.localName === 'noscript' && element.firstElementChild === null;
+  return element.firstElementChild === null;
 }
 
 /** "Please enable JavaScript" and tracking pixels: a parsed `<noscript>` with little text. */
 function isNoscriptNotice(element: Element): boolean {
-  return element.localName === 'noscript' && (element.textContent ?? '').trim().length < 200;
+  return (element.textContent ?? '').trim().length < 200;
 }
 
 /** Buttons are controls, except the toggles of accordions (an FAQ question is often one). */
 function isControlButton(element: Element): boolean {
-  return element.localName === 'button' && !element.hasAttribute('aria-expanded') && !element.hasAttribute('aria-controls');
+  return !element.hasAttribute('aria-expanded') && !element.hasAttribute('aria-controls');
 }
 
 /** Carousel libraries clone slides to loop (slick, swiper, owl, splide, glide): copies, not content. */
 const CLONE_CLASS = /(?:^|\s)(?:slick-cloned|swiper-slide-duplicate|cloned|splide__slide--clone|glide__slide--clone)(?:\s|$)/;
 
-function isCarouselClone(element: Element): boolean {
-  const classes = element.getAttribute('class');
-  return classes !== null && CLONE_CLASS.test(classes);
-}
-
-export function isNeverContent(element: Element): boolean {
-  return NEVER_CONTENT.has(element.localName) || isControlButton(element) || isRawNoscript(element) || isNoscriptNotice(element) || isCarouselClone(element);
-}
-
-/**
- * Hidden by the page: `hidden` or `display: none` (on the element or an ancestor).
- * `checkVisibility` is the fast path; it also says false for boxless `display: contents` and for
- * the content of closed `<details>` (content, shown on a click), so those get a second look.
- * `visibility: hidden` is not followed: pages hide their whole body that way until their
- * scripts or stylesheets arrive, and menus hidden that way are pruned as navigation anyway.
- * Text shown only to screen readers counts as hidden.
- */
-export function isHidden(element: Element): boolean {
-  if (element.checkVisibility()) return isScreenReaderOnly(element);
-  return getComputedStyle(element).display === 'none';
-}
-
 /** The usual names of "visually hidden" utility classes (a label for screen readers only). */
 const SCREEN_READER_CLASS = /(?:^|[\s_-])(?:sr-?only|visually-?hidden|hidden-visually|screen-?reader|clipped|offscreen|a11y|assistive)/i;
 
 /**
- * Text clipped to a pixel for screen readers ("Opens in a new window", a repeat of the title):
- * not on the page a reader sees. Named by class first, so only those few elements are measured.
+ * Whether an element is kept at all. Never content: scripts, media, form controls, notices in
+ * `<noscript>`, carousel clones. Hidden by the page: `hidden` or `display: none` (on the element
+ * or an ancestor). `checkVisibility` is the fast path; it also says false for boxless
+ * `display: contents` and for the content of closed `<details>` (content, shown on a click), so
+ * those get a second look. `visibility: hidden` is not followed: pages hide their whole body that
+ * way until their scripts or stylesheets arrive, and menus hidden that way are pruned as
+ * navigation anyway. Text clipped to a pixel for screen readers ("Opens in a new window", a repeat
+ * of the title) is not on the page a reader sees; it is named by class first, so only those few
+ * elements are measured. Runs once per element, so the class is read once.
  */
-function isScreenReaderOnly(element: Element): boolean {
+function isKept(element: Element, showHidden: boolean): boolean {
+  const name = element.localName;
+  if (NEVER_CONTENT.has(name)) return false;
+  if (name === 'button' && isControlButton(element)) return false;
+  if (name === 'noscript' && (isRawNoscript(element) || isNoscriptNotice(element))) return false;
   const classes = element.getAttribute('class');
-  if (classes === null || !SCREEN_READER_CLASS.test(classes)) return false;
+  if (classes !== null && CLONE_CLASS.test(classes)) return false;
+  if (showHidden) return true;
+  if (!element.checkVisibility()) return getComputedStyle(element).display !== 'none';
+  if (classes === null || !SCREEN_READER_CLASS.test(classes)) return true;
   const box = element.getBoundingClientRect();
-  return box.width <= 2 && box.height <= 2;
+  return box.width > 2 || box.height > 2;
 }
 
 /**
@@ -76,7 +68,7 @@ export function createVisibilityFilter(showHidden = false): (element: Element) =
   return (element) => {
     let keep = verdicts.get(element);
     if (keep === undefined) {
-      keep = !isNeverContent(element) && (showHidden || !isHidden(element));
+      keep = isKept(element, showHidden);
       verdicts.set(element, keep);
     }
     return keep;
