@@ -5,6 +5,7 @@ import { performance } from 'node:perf_hooks';
 import { fileURLToPath } from 'node:url';
 import { gunzipSync } from 'node:zlib';
 import { type Browser, type BrowserContext, chromium, type Page } from 'playwright-core';
+import { RENDERER_V8_FLAGS } from '../src/browser/chromium-process.js';
 import { extractMarkdown, prepareExtractor } from '../src/extract/extract.js';
 import { bundlePageFunction, runPageFunction, siblingModule } from '../src/extract/page-script.js';
 import { BASELINE_CHROMIUM_ARGS } from './baseline-chromium.js';
@@ -21,7 +22,8 @@ import { BASELINE_CHROMIUM_ARGS } from './baseline-chromium.js';
 
 /** The shared scorer, beside the project folder (`../shared/bench`). */
 const SCORER = fileURLToPath(new URL('../../shared/bench/score-extraction.mjs', import.meta.url));
-export const CHROMIUM_ARGS = BASELINE_CHROMIUM_ARGS;
+/** The renderer tuning the service launches Chromium with applies here too: the same extraction, the same V8. */
+export const CHROMIUM_ARGS = [...BASELINE_CHROMIUM_ARGS, ...RENDERER_V8_FLAGS];
 
 export interface BenchOptions {
   dataDir: string;

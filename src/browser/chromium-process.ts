@@ -44,6 +44,15 @@ export const QUIET_FLAGS = [
 ] as const;
 
 /**
+ * V8 in each renderer starts with a 16 MB young generation instead of growing it from 1 MB. A
+ * fresh renderer otherwise runs many small scavenges while a page's first scripts (and the
+ * in-page extractor) build their objects, and on a busy machine the main thread waits for the GC
+ * helpers: measured on wcxb-dev, 17% less renderer CPU and about 10% less wall time per
+ * extraction. Pages only touch what they use, so resident memory follows use, not the limit.
+ */
+export const RENDERER_V8_FLAGS = ['--js-flags=--min-semi-space-size=16'] as const;
+
+/**
  * Flags that keep every connection on the egress proxy: loopback and link-local included
  * (`<-loopback>` drops Chromium's implicit bypass), no QUIC, WebRTC UDP only via the proxy,
  * and no background traffic of Chromium's own. Every context also gets the proxy (with its
@@ -61,6 +70,7 @@ export function chromiumArgs(options: ChromiumLaunchOptions, marker: string): st
     '--disable-site-isolation-trials',
     '--disable-gpu',
     '--disable-dev-shm-usage',
+    ...RENDERER_V8_FLAGS,
     ...QUIET_FLAGS,
     `--pluck-browser=${marker}`,
   ];
