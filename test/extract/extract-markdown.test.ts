@@ -231,6 +231,23 @@ describe('main content', () => {
     expect(visible).not.toContain('Hidden.');
   });
 
+
+  it('keeps the closed panels of a tab set (the same step in other languages), not other hidden parts', async () => {
+    const tabs =
+      '<div role="tablist"><button role="tab" aria-selected="true">Python</button><button role="tab">Node.js</button></div>' +
+      '<div role="tabpanel"><pre><code class="language-python">pip install twilio</code></pre></div>' +
+      '<div role="tabpanel" hidden><pre><code class="language-js">npm install twilio</code></pre></div>' +
+      '<div role="tabpanel" style="display:none"><p>Install <strong>Go</strong> first.</p></div>';
+    const md = await markdownOf(
+      `<main><article><h1>Quickstart</h1><p>${PROSE}</p>${tabs}<p>${PROSE} Then send a message.</p>` +
+        '<div class="promo" style="display:none"><p>Hidden promotion.</p></div></article></main>',
+      { onlyMainContent: true },
+    );
+    expect(md).toContain('```python\npip install twilio\n```');
+    expect(md).toContain('```js\nnpm install twilio\n```');
+    expect(md).toContain('Install **Go** first.');
+    expect(md).not.toContain('Hidden promotion.');
+  });
   it('leaves a grid of teasers for other stories beside the article out, but keeps a list inside it', async () => {
     const teaser = (n: number) =>
       `<li><a href="/story-${n}">Another story number ${n} from the newsroom</a> CITY: An excerpt of story ${n}, ` +

@@ -34,11 +34,20 @@ const CLONE_CLASS = /(?:^|\s)(?:slick-cloned|swiper-slide-duplicate|cloned|splid
 const SCREEN_READER_CLASS = /(?:^|[\s_-])(?:sr-?only|visually-?hidden|hidden-visually|screen-?reader|clipped|offscreen|a11y|assistive)/i;
 
 /**
+ * The panels of a tab set other than the one open (the same steps for another language, the
+ * specifications beside a description): content a reader reaches with one click, like the body
+ * of a closed `<details>`.
+ */
+function isTabPanel(element: Element): boolean {
+  return element.getAttribute('role') === 'tabpanel';
+}
+
+/**
  * Whether an element is kept at all. Never content: scripts, media, form controls, notices in
  * `<noscript>`, carousel clones. Hidden by the page: `hidden` or `display: none` (on the element
  * or an ancestor). `checkVisibility` is the fast path; it also says false for boxless
  * `display: contents` and for the content of closed `<details>` (content, shown on a click), so
- * those get a second look. `visibility: hidden` is not followed: pages hide their whole body that
+ * those get a second look; so do tab panels. `visibility: hidden` is not followed: pages hide their whole body that
  * way until their scripts or stylesheets arrive, and menus hidden that way are pruned as
  * navigation anyway. Text clipped to a pixel for screen readers ("Opens in a new window", a repeat
  * of the title) is not on the page a reader sees; it is named by class first, so only those few
@@ -52,7 +61,7 @@ function isKept(element: Element, showHidden: boolean): boolean {
   const classes = element.getAttribute('class');
   if (classes !== null && CLONE_CLASS.test(classes)) return false;
   if (showHidden) return true;
-  if (!element.checkVisibility()) return getComputedStyle(element).display !== 'none';
+  if (!element.checkVisibility()) return getComputedStyle(element).display !== 'none' || isTabPanel(element);
   if (classes === null || !SCREEN_READER_CLASS.test(classes)) return true;
   const box = element.getBoundingClientRect();
   return box.width > 2 || box.height > 2;
