@@ -250,6 +250,31 @@ describe('main content', () => {
     expect(md).not.toContain('An excerpt of story');
   });
 
+  it('keeps a category description set after <main> on a listing page, but not the footer', async () => {
+    const card = (n: number) =>
+      `<li class="card"><a href="/boots/${n}">Trail boot model ${n}</a><span>$1${n}0. Waterproof leather, grippy sole.</span></li>`;
+    const md = await markdownOf(
+      `<main><h1>Hiking boots</h1><ul class="grid">${[1, 2, 3, 4, 5, 6, 7, 8].map(card).join('')}</ul></main>` +
+        `<div class="category-bottom"><h2>How to choose hiking boots</h2><p>${PROSE} ${PROSE} Fit them in the afternoon.</p><p>${PROSE}</p></div>` +
+        '<div class="site-footer"><p>Copyright 2025 Example Inc. All rights reserved.</p></div>',
+      { onlyMainContent: true, url: 'https://example.com/category/hiking-boots' },
+    );
+    expect(md).toContain('Trail boot model 3');
+    expect(md).toContain('Fit them in the afternoon.');
+    expect(md).not.toContain('Copyright');
+  });
+
+  it('decodes HTML character references in a structured-data product description', async () => {
+    const description = 'L&#039;outil idéal &amp; robuste : ' + 'une lame forgée qui coupe le bois sec comme le bois vert, '.repeat(5);
+    const md = await markdownOf(
+      '<main><h1>Hachette</h1><p>29,00 €</p></main>',
+      { onlyMainContent: true, url: 'https://example.com/product/hachette/' },
+      `<script type="application/ld+json">{"@type":"Product","name":"Hachette","description":"${description}"}</script>`,
+    );
+    expect(md).toContain("L'outil idéal & robuste");
+    expect(md).not.toContain('&#039;');
+  });
+
   it('rejects a selector the browser cannot parse with InvalidSelector', async () => {
     const error = await markdownOf(page, { excludeTags: ['p', 'div[[x'] }).catch((caught: unknown) => caught);
     expect(error).toBeInstanceOf(InvalidSelector);
