@@ -264,6 +264,19 @@ describe('main content', () => {
     expect(md).not.toContain('Copyright');
   });
 
+  it('drops a consent dialog that outweighs a page of link cards', async () => {
+    const card = (n: number) => `<li><a href="/recipes/${n}">Weeknight dinner recipe number ${n} with vegetables</a></li>`;
+    const consent =
+      '<div id="consent-sdk"><div role="dialog" aria-modal="true" aria-label="Your privacy"><h2>We care about your privacy</h2>' +
+      `<p>We and our partners store and access information on your device. ${PROSE}</p><button>Accept</button></div></div>`;
+    const md = await markdownOf(`<div><h1>Dinner recipes</h1><p>Quick ideas.</p><ul>${[1, 2, 3, 4, 5, 6, 7, 8].map(card).join('')}</ul></div>${consent}`, {
+      onlyMainContent: true,
+      url: 'https://example.com/recipes/dinner/',
+    });
+    expect(md).toContain('Weeknight dinner recipe number 4');
+    expect(md).not.toContain('We care about your privacy');
+  });
+
   it('decodes HTML character references in a structured-data product description', async () => {
     const description = 'L&#039;outil idéal &amp; robuste : ' + 'une lame forgée qui coupe le bois sec comme le bois vert, '.repeat(5);
     const md = await markdownOf(

@@ -122,7 +122,10 @@ interface AreaSize {
 
 function isBoilerplate(element: Element, own: ElementStats, stats: StatsMap, options: PruneOptions, area: AreaSize): boolean {
   const wrapsContent = nonLinkText(own) >= area.nonLink * 0.5 && own.maxProse >= 200;
-  if (isMarkedChrome(element, options) || isOverlay(element)) return !wrapsContent;
+  if (isMarkedChrome(element, options)) return !wrapsContent;
+  // A consent or sign-up dialog can outweigh a page of link cards; only one holding the headline
+  // is the page itself.
+  if (isOverlay(element)) return !wrapsContent || element.querySelector('h1') === null;
   if (isCommentSection(element, options)) return true;
   const small = nonLinkText(own) < area.nonLink * 0.25 || own.text < 120;
   if (!small) return false;
