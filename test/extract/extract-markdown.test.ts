@@ -174,6 +174,17 @@ describe('main content', () => {
     expect(forum).toContain('A reader writes');
   });
 
+  it('keeps the question and answers of a Q&A page but not the remarks under each post', async () => {
+    const remarks = (who: string) =>
+      `<div class="comments"><ul><li>${who} remarks that this worked for them, thanks, and adds a detail of their own setup.</li>` +
+      `<li>${who} asks whether it also works on an older version of the system.</li></ul></div>`;
+    const post = (label: string) => `<div class="post"><div class="post-text"><p>${label} ${PROSE}</p><p>${PROSE}</p></div>${remarks(label)}</div>`;
+    const body = `<main><h1>How do I back up the whole system?</h1>${post('Question:')}<div id="answers">${post('Answer one:')}${post('Answer two:')}</div></main>`;
+    const md = await markdownOf(body, { onlyMainContent: true }, '<script type="application/ld+json">{"@type":"QAPage"}</script>');
+    expect(md).toContain('Answer two:');
+    expect(md).not.toContain('remarks that this worked');
+  });
+
   it('takes the stacked article whose headline is the page title', async () => {
     const story = (title: string, words: string) =>
       `<article><h2>${title}</h2><p>${words} ${PROSE}</p><p>${words} ${PROSE}</p></article>`;

@@ -267,7 +267,8 @@ export function findMainContent(body: Element, keep: (element: Element) => boole
   const pruned = new Set<Element>();
   const areaOptions: PruneOptions = {
     includesChrome: area === body,
-    keepComments: pageType === 'forum',
+    // On a Q&A page the question and its answers are the content; the remarks under each post are not.
+    keepComments: pageType === 'forum' && !data.types.has('QAPage'),
     productPage: pageType === 'product',
     articleBody: false,
   };
