@@ -288,6 +288,16 @@ describe('main content', () => {
     expect(md).not.toContain('We care about your privacy');
   });
 
+  it('drops a sign-up box named as chrome even when the page holds little else', async () => {
+    const md = await markdownOf(
+      '<div class="collection"><h1>Down jackets</h1><p>No products found in this collection, try again soon.</p></div>' +
+        `<div class="footer-block"><h2>Subscribe</h2><p>Trade-in offers, repair tips and stories. ${PROSE}</p><input type="email"></div>`,
+      { onlyMainContent: true, url: 'https://example.com/collections/down-jackets' },
+    );
+    expect(md).toContain('No products found');
+    expect(md).not.toContain('Trade-in offers');
+  });
+
   it('decodes HTML character references in a structured-data product description', async () => {
     const description = 'L&#039;outil idéal &amp; robuste : ' + 'une lame forgée qui coupe le bois sec comme le bois vert, '.repeat(5);
     const md = await markdownOf(

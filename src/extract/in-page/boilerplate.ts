@@ -115,6 +115,9 @@ function isCommentSection(element: Element, options: PruneOptions): boolean {
   return element.querySelector('h1') === null;
 }
 
+/** Chrome by name this short is a box (sign-up, links), not a page section. */
+const SMALL_CHROME = 500;
+
 interface AreaSize {
   text: number;
   nonLink: number;
@@ -127,6 +130,11 @@ function isBoilerplate(element: Element, own: ElementStats, stats: StatsMap, opt
   // is the page itself.
   if (isOverlay(element)) return !wrapsContent || element.querySelector('h1') === null;
   if (isCommentSection(element, options)) return true;
+  // Site chrome by name around a page with little else (a sign-up box in the footer of an empty
+  // shell) is still chrome; only one holding the headline is the page.
+  if (options.includesChrome && own.text < SMALL_CHROME && hasChromeName(element) && !hasContentName(element)) {
+    if (element.querySelector('h1') === null) return true;
+  }
   const small = nonLinkText(own) < area.nonLink * 0.25 || own.text < 120;
   if (!small) return false;
   if (isNamedBoilerplate(element, options)) return own.maxProse < 400;
