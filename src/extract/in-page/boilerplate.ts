@@ -117,6 +117,8 @@ function isCommentSection(element: Element, options: PruneOptions): boolean {
 
 /** Chrome by name this short is a box (sign-up, links), not a page section. */
 const SMALL_CHROME = 500;
+/** A page with less non-link text than this is a shell: its chrome outweighs what content it has. */
+const SHELL_PAGE = 2000;
 
 interface AreaSize {
   text: number;
@@ -130,9 +132,9 @@ function isBoilerplate(element: Element, own: ElementStats, stats: StatsMap, opt
   // is the page itself.
   if (isOverlay(element)) return !wrapsContent || element.querySelector('h1') === null;
   if (isCommentSection(element, options)) return true;
-  // Site chrome by name around a page with little else (a sign-up box in the footer of an empty
-  // shell) is still chrome; only one holding the headline is the page.
-  if (options.includesChrome && own.text < SMALL_CHROME && hasChromeName(element) && !hasContentName(element)) {
+  // Site chrome by name on a page with little else (a sign-up box in the footer of an empty shell)
+  // is still chrome; only one holding the headline is the page.
+  if (options.includesChrome && area.nonLink < SHELL_PAGE && own.text < SMALL_CHROME && hasChromeName(element) && !hasContentName(element)) {
     if (element.querySelector('h1') === null) return true;
   }
   const small = nonLinkText(own) < area.nonLink * 0.25 || own.text < 120;
