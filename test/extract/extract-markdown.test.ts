@@ -174,6 +174,17 @@ describe('main content', () => {
     expect(forum).toContain('A reader writes');
   });
 
+  it('keeps the question and answers of a Q&A page but not the remarks under each post', async () => {
+    const remarks = (who: string) =>
+      `<div class="comments"><ul><li>${who} remarks that this worked for them, thanks, and adds a detail of their own setup.</li>` +
+      `<li>${who} asks whether it also works on an older version of the system.</li></ul></div>`;
+    const post = (label: string) => `<div class="post"><div class="post-text"><p>${label} ${PROSE}</p><p>${PROSE}</p></div>${remarks(label)}</div>`;
+    const body = `<main><h1>How do I back up the whole system?</h1>${post('Question:')}<div id="answers">${post('Answer one:')}${post('Answer two:')}</div></main>`;
+    const md = await markdownOf(body, { onlyMainContent: true }, '<script type="application/ld+json">{"@type":"QAPage"}</script>');
+    expect(md).toContain('Answer two:');
+    expect(md).not.toContain('remarks that this worked');
+  });
+
   it('takes the stacked article whose headline is the page title', async () => {
     const story = (title: string, words: string) =>
       `<article><h2>${title}</h2><p>${words} ${PROSE}</p><p>${words} ${PROSE}</p></article>`;
@@ -265,6 +276,54 @@ describe('main content', () => {
     expect(md).toContain('Last line of the story.');
     expect(md).toContain('**Tip 3.**');
     expect(md).not.toContain('An excerpt of story');
+  });
+
+  it('keeps a category description set after <main> on a listing page, but not the footer', async () => {
+    const card = (n: number) =>
+      `<li class="card"><a href="/boots/${n}">Trail boot model ${n}</a><span>$1${n}0. Waterproof leather, grippy sole.</span></li>`;
+    const md = await markdownOf(
+      `<main><h1>Hiking boots</h1><ul class="grid">${[1, 2, 3, 4, 5, 6, 7, 8].map(card).join('')}</ul></main>` +
+        `<div class="category-bottom"><h2>How to choose hiking boots</h2><p>${PROSE} ${PROSE} Fit them in the afternoon.</p><p>${PROSE}</p></div>` +
+        '<div class="site-footer"><p>Copyright 2025 Example Inc. All rights reserved.</p></div>',
+      { onlyMainContent: true, url: 'https://example.com/category/hiking-boots' },
+    );
+    expect(md).toContain('Trail boot model 3');
+    expect(md).toContain('Fit them in the afternoon.');
+    expect(md).not.toContain('Copyright');
+  });
+
+  it('drops a consent dialog that outweighs a page of link cards', async () => {
+    const card = (n: number) => `<li><a href="/recipes/${n}">Weeknight dinner recipe number ${n} with vegetables</a></li>`;
+    const consent =
+      '<div id="consent-sdk"><div role="dialog" aria-modal="true" aria-label="Your privacy"><h2>We care about your privacy</h2>' +
+      `<p>We and our partners store and access information on your device. ${PROSE}</p><button>Accept</button></div></div>`;
+    const md = await markdownOf(`<div><h1>Dinner recipes</h1><p>Quick ideas.</p><ul>${[1, 2, 3, 4, 5, 6, 7, 8].map(card).join('')}</ul></div>${consent}`, {
+      onlyMainContent: true,
+      url: 'https://example.com/recipes/dinner/',
+    });
+    expect(md).toContain('Weeknight dinner recipe number 4');
+    expect(md).not.toContain('We care about your privacy');
+  });
+
+  it('drops a sign-up box named as chrome even when the page holds little else', async () => {
+    const md = await markdownOf(
+      '<div class="collection"><h1>Down jackets</h1><p>No products found in this collection, try again soon.</p></div>' +
+        `<div class="footer-block"><h2>Subscribe</h2><p>Trade-in offers, repair tips and stories. ${PROSE}</p><input type="email"></div>`,
+      { onlyMainContent: true, url: 'https://example.com/collections/down-jackets' },
+    );
+    expect(md).toContain('No products found');
+    expect(md).not.toContain('Trade-in offers');
+  });
+
+  it('decodes HTML character references in a structured-data product description', async () => {
+    const description = 'L&#039;outil idéal &amp; robuste : ' + 'une lame forgée qui coupe le bois sec comme le bois vert, '.repeat(5);
+    const md = await markdownOf(
+      '<main><h1>Hachette</h1><p>29,00 €</p></main>',
+      { onlyMainContent: true, url: 'https://example.com/product/hachette/' },
+      `<script type="application/ld+json">{"@type":"Product","name":"Hachette","description":"${description}"}</script>`,
+    );
+    expect(md).toContain("L'outil idéal & robuste");
+    expect(md).not.toContain('&#039;');
   });
 
   it('rejects a selector the browser cannot parse with InvalidSelector', async () => {

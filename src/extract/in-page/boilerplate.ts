@@ -115,6 +115,11 @@ function isCommentSection(element: Element, options: PruneOptions): boolean {
   return element.querySelector('h1') === null;
 }
 
+/** Chrome by name this short is a box (sign-up, links), not a page section. */
+const SMALL_CHROME = 500;
+/** A page with less non-link text than this is a shell: its chrome outweighs what content it has. */
+const SHELL_PAGE = 2000;
+
 interface AreaSize {
   text: number;
   nonLink: number;
@@ -122,8 +127,16 @@ interface AreaSize {
 
 function isBoilerplate(element: Element, own: ElementStats, stats: StatsMap, options: PruneOptions, area: AreaSize): boolean {
   const wrapsContent = nonLinkText(own) >= area.nonLink * 0.5 && own.maxProse >= 200;
-  if (isMarkedChrome(element, options) || isOverlay(element)) return !wrapsContent;
+  if (isMarkedChrome(element, options)) return !wrapsContent;
+  // A consent or sign-up dialog can outweigh a page of link cards; only one holding the headline
+  // is the page itself.
+  if (isOverlay(element)) return !wrapsContent || element.querySelector('h1') === null;
   if (isCommentSection(element, options)) return true;
+  // Site chrome by name on a page with little else (a sign-up box in the footer of an empty shell)
+  // is still chrome; only one holding the headline is the page.
+  if (options.includesChrome && area.nonLink < SHELL_PAGE && own.text < SMALL_CHROME && hasChromeName(element) && !hasContentName(element)) {
+    if (element.querySelector('h1') === null) return true;
+  }
   const small = nonLinkText(own) < area.nonLink * 0.25 || own.text < 120;
   if (!small) return false;
   if (isNamedBoilerplate(element, options)) return own.maxProse < 400;

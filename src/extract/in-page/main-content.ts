@@ -1,5 +1,5 @@
 import { discountPruned, nonLinkText, type PruneOptions, pruneBoilerplate } from './boilerplate.js';
-import { classWeight, hasBoilerplateName, hasChromeName, hasCommentName, hasContentName, isChromeElement } from './class-signals.js';
+import { classWeight, hasArticleMetaName, hasBoilerplateName, hasBoilerplateRole, hasChromeName, hasCommentName, hasContentName, isChromeElement } from './class-signals.js';
 import { isItemList, isTeaserList, teaserShare } from './item-lists.js';
 import { type ElementStats, linkDensity, measure, type StatsMap } from './measure.js';
 import { detectPageType, type PageType, readStructuredData, type StructuredData } from './page-type.js';
@@ -167,6 +167,41 @@ function withSiblings(top: Element, scores: Map<Element, number>, stats: StatsMa
   return roots;
 }
 
+/**
+ * A category or product page often sets its description (the category's buying guide, the
+ * product's long text) beside `<main>` rather than in it, which then only holds the grid or the
+ * purchase box. Regions after the main area (following siblings of it and of its ancestors, not
+ * looked into) that are real prose and not site chrome are part of the page's content too. Before
+ * it stand banners and heroes.
+ */
+function proseBesideArea(area: Element, body: Element, stats: StatsMap): Element[] {
+  const found: Element[] = [];
+  for (let inner: Element = area, outer = area.parentElement; outer && inner !== body; inner = outer, outer = outer.parentElement) {
+    for (let sibling = inner.nextElementSibling; sibling; sibling = sibling.nextElementSibling) {
+      const own = stats.get(sibling);
+      if (!own || own.maxProse < PROSE_BESIDE_AREA || nonLinkText(own) < PROSE_BESIDE_AREA || linkDensity(own) > 0.3) continue;
+      if (isFurnitureByName(sibling) || hasArticleMetaName(sibling) || hasBoilerplateRole(sibling) || sibling.localName === 'form') continue;
+      if (isItemList(sibling, stats) || teaserShare(sibling, stats) > 0.5 || !isVariedText(sibling)) continue;
+      found.push(sibling);
+    }
+    if (outer === body) break;
+  }
+  return found;
+}
+
+/** Words, not a filler repeated (font probes, placeholders): checked only on a few candidates. */
+function isVariedText(element: Element): boolean {
+  const words = (element.textContent ?? '').toLowerCase().match(/[\p{L}\p{N}]+/gu) ?? [];
+  return new Set(words).size >= words.length * 0.2;
+}
+
+/** A paragraph of this many characters is prose, not a label or a line of chrome. */
+const PROSE_BESIDE_AREA = 300;
+
+function inDocumentOrder(elements: Element[]): Element[] {
+  return elements.sort((a, b) => (a.compareDocumentPosition(b) & Node.DOCUMENT_POSITION_FOLLOWING ? -1 : 1));
+}
+
 /** Narrow to the article body when the page is prose-shaped and that body holds most of it. */
 function narrowingThreshold(pageType: PageType): number {
   switch (pageType) {
@@ -221,6 +256,9 @@ function pruneArticleBody(roots: Element[], stats: StatsMap, options: PruneOptio
   for (const element of added) pruned.delete(element);
 }
 
+/** Page kinds whose main area may leave their description beside it. */
+const BESIDE_TYPES = new Set<PageType>(['listing', 'product', 'other']);
+
 export function findMainContent(body: Element, keep: (element: Element) => boolean, url: string): MainContent {
   const stats = measure(body, keep);
   const data = readStructuredData();
@@ -229,7 +267,8 @@ export function findMainContent(body: Element, keep: (element: Element) => boole
   const pruned = new Set<Element>();
   const areaOptions: PruneOptions = {
     includesChrome: area === body,
-    keepComments: pageType === 'forum',
+    // On a Q&A page the question and its answers are the content; the remarks under each post are not.
+    keepComments: pageType === 'forum' && !data.types.has('QAPage'),
     productPage: pageType === 'product',
     articleBody: false,
   };
@@ -243,7 +282,9 @@ export function findMainContent(body: Element, keep: (element: Element) => boole
     // A thread is its posts, a product its description: the furniture around them (user cards,
     // dates, vote, share and category links) goes.
     if (pageType === 'forum' || pageType === 'product') pruneArticleBody([area], stats, areaOptions, pruned);
-    return { roots: [area], pruned, pageType, productDescription: description, narrowed: false, stats };
+    const beside = area !== body && BESIDE_TYPES.has(pageType) ? proseBesideArea(area, body, stats) : [];
+    if (beside.length > 0) discountPruned(pruneBoilerplate(beside, stats, { ...areaOptions, includesChrome: true }, pruned), stats);
+    return { roots: inDocumentOrder([area, ...beside]), pruned, pageType, productDescription: description, narrowed: false, stats };
   }
   pruneArticleBody(roots, stats, { ...areaOptions, dropHeadline: pageType === 'article', dropTeasers: pageType === 'article' }, pruned);
   return { roots, pruned, pageType, productDescription: description, narrowed: true, stats };

@@ -34,6 +34,17 @@ function addType(types: Map<string, number>, value: unknown): void {
   }
 }
 
+/**
+ * JSON-LD strings are often written through an HTML escaper ("l&#039;année", "&lt;p&gt;"): a
+ * textarea's content is parsed as text with references, so this decodes them and creates nothing.
+ */
+function decodeEntities(value: string): string {
+  if (!value.includes('&')) return value;
+  const textarea = document.createElement('textarea');
+  textarea.innerHTML = value;
+  return textarea.value;
+}
+
 function walkJsonLd(node: unknown, data: StructuredData, depth: number): void {
   if (depth > 8 || node === null || typeof node !== 'object') return;
   if (Array.isArray(node)) {
@@ -45,7 +56,7 @@ function walkJsonLd(node: unknown, data: StructuredData, depth: number): void {
   const type = record['@type'];
   const isProduct = (Array.isArray(type) ? type : [type]).some((t) => typeof t === 'string' && PRODUCT_TYPES.includes(t));
   if (isProduct && typeof record.description === 'string' && record.description.length > data.productDescription.length) {
-    data.productDescription = record.description;
+    data.productDescription = decodeEntities(record.description);
   }
   for (const key of ['@graph', 'mainEntity', 'itemListElement', 'hasPart', 'item', 'hasVariant']) {
     if (key in record) walkJsonLd(record[key], data, depth + 1);
