@@ -326,6 +326,20 @@ describe('main content', () => {
     expect(md).not.toContain('&#039;');
   });
 
+  it('adds a structured-data product description of 40 words or more, not a shorter tagline', async () => {
+    const productPage = (description: string) =>
+      markdownOf(
+        '<main><h1>Trail pack</h1><p>89,00 €</p></main>',
+        { onlyMainContent: true, url: 'https://example.com/product/trail-pack/' },
+        `<script type="application/ld+json">{"@type":"Product","name":"Trail pack","description":"${description}"}</script>`,
+      );
+    // Twelve words, well over 40 characters: a tagline, not a description the page failed to show.
+    const tagline = await productPage('A light pack for long days on the trail, with room for lunch.');
+    expect(tagline).not.toContain('long days on the trail');
+    const full = await productPage('A light pack for long days on the trail. '.repeat(5));
+    expect(full).toContain('A light pack for long days on the trail.');
+  });
+
   it('rejects a selector the browser cannot parse with InvalidSelector', async () => {
     const error = await markdownOf(page, { excludeTags: ['p', 'div[[x'] }).catch((caught: unknown) => caught);
     expect(error).toBeInstanceOf(InvalidSelector);

@@ -55,7 +55,7 @@ function words(text: string): string {
 /** A product description only present in structured data (rendered by scripts) goes first. */
 function withStructuredDescription(markdown: string, description: string): string {
   const text = collapseWhitespace(description.replace(/<[^>]*>/g, ' ')).trim();
-  if (words(text).length < 40) return markdown;
+  if (countWords(text) < 40) return markdown;
   const opening = words(text).split(' ').slice(0, 8).join(' ');
   if (words(markdown).includes(opening)) return markdown;
   return markdown ? `${escapeInline(text)}\n\n${markdown}` : escapeInline(text);
