@@ -48,7 +48,7 @@ export const QUIET_FLAGS = [
  * fresh renderer otherwise runs many small scavenges while a page's first scripts (and the
  * in-page extractor) build their objects, and on a busy machine the main thread waits for the GC
  * helpers: measured on wcxb-dev, 17% less renderer CPU and about 10% less wall time per
- * extraction. Pages only touch what they use, so resident memory follows use, not the limit.
+ * extraction. The space is reserved per renderer; the kernel backs only the pages V8 writes.
  */
 export const RENDERER_V8_FLAGS = ['--js-flags=--min-semi-space-size=16'] as const;
 
