@@ -324,6 +324,17 @@ describe('main content', () => {
     );
     expect(md).toContain("L'outil idéal & robuste");
     expect(md).not.toContain('&#039;');
+    // A page that enforces Trusted Types refuses HTML strings in DOM sinks; decoding needs none.
+    const trusted = await markdownOf(
+      '<main><h1>Hachette</h1><p>29,00 €</p></main>',
+      { onlyMainContent: true, url: 'https://example.com/product/hachette/' },
+      `<meta http-equiv="Content-Security-Policy" content="require-trusted-types-for 'script'">` +
+        `<script type="application/ld+json">{"@type":"Product","name":"Hachette","description":"${description} &#x1F332; &lt;b&gt;bold&lt;/b&gt;"}</script>`,
+    );
+    expect(trusted).toContain("L'outil idéal & robuste");
+    expect(trusted).toContain('🌲');
+    // Escaped markup is markup once decoded, and goes with the other tags.
+    expect(trusted).not.toMatch(/&lt;|<b>/);
   });
 
   it('adds a structured-data product description of 40 words or more, not a shorter tagline', async () => {

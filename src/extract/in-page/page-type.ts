@@ -34,15 +34,22 @@ function addType(types: Map<string, number>, value: unknown): void {
   }
 }
 
+const NAMED_REFERENCES: Record<string, string> = { amp: '&', lt: '<', gt: '>', quot: '"', apos: "'", nbsp: '\u00a0' };
+const CHARACTER_REFERENCE = /&(?:#(\d{1,7})|#x([0-9a-f]{1,6})|(amp|lt|gt|quot|apos|nbsp));/gi;
+
 /**
- * JSON-LD strings are often written through an HTML escaper ("l&#039;année", "&lt;p&gt;"): a
- * textarea's content is parsed as text with references, so this decodes them and creates nothing.
+ * JSON-LD strings are often written through an HTML escaper ("l&#039;année", "&lt;p&gt;"):
+ * numeric references and the escaper's named ones are decoded. By hand, not through an HTML
+ * sink, which a page enforcing Trusted Types refuses.
  */
 function decodeEntities(value: string): string {
   if (!value.includes('&')) return value;
-  const textarea = document.createElement('textarea');
-  textarea.innerHTML = value;
-  return textarea.value;
+  return value.replace(CHARACTER_REFERENCE, (reference, decimal?: string, hex?: string, name?: string) => {
+    if (name) return NAMED_REFERENCES[name.toLowerCase()] ?? reference;
+    const code = decimal ? Number(decimal) : Number.parseInt(hex ?? '', 16);
+    const valid = code > 0 && code <= 0x10ffff && (code < 0xd800 || code > 0xdfff);
+    return valid ? String.fromCodePoint(code) : reference;
+  });
 }
 
 function walkJsonLd(node: unknown, data: StructuredData, depth: number): void {
