@@ -134,9 +134,8 @@ function isBoilerplate(element: Element, own: ElementStats, stats: StatsMap, opt
   if (isCommentSection(element, options)) return true;
   // Site chrome by name on a page with little else (a sign-up box in the footer of an empty shell)
   // is still chrome; only one holding the headline is the page.
-  if (options.includesChrome && area.nonLink < SHELL_PAGE && own.text < SMALL_CHROME && hasChromeName(element) && !hasContentName(element)) {
-    if (element.querySelector('h1') === null) return true;
-  }
+  const shellChrome = options.includesChrome && area.nonLink < SHELL_PAGE && own.text < SMALL_CHROME;
+  if (shellChrome && hasChromeName(element) && !hasContentName(element) && element.querySelector('h1') === null) return true;
   const small = nonLinkText(own) < area.nonLink * 0.25 || own.text < 120;
   if (!small) return false;
   if (isNamedBoilerplate(element, options)) return own.maxProse < 400;

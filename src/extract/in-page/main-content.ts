@@ -52,7 +52,7 @@ function mainArea(body: Element, stats: StatsMap): Element {
   return body;
 }
 
-function titleWords(text: string): string[] {
+function lowerCaseWords(text: string): string[] {
   return text.toLowerCase().match(/[\p{L}\p{N}]+/gu) ?? [];
 }
 
@@ -71,10 +71,10 @@ function titledArticle(area: Element, stats: StatsMap): Element | undefined {
   );
   if (articles.length < 2) return undefined;
   const ogTitle = document.querySelector('meta[property="og:title"]')?.getAttribute('content') ?? '';
-  const title = new Set(titleWords(`${ogTitle} ${document.title}`));
+  const title = new Set(lowerCaseWords(`${ogTitle} ${document.title}`));
   return articles.find((article) => {
     const headline = article.querySelector('[itemprop="headline"], h1, h2');
-    return isTitle(titleWords(headline?.textContent ?? ''), title);
+    return isTitle(lowerCaseWords(headline?.textContent ?? ''), title);
   });
 }
 
@@ -175,8 +175,9 @@ function withSiblings(top: Element, scores: Map<Element, number>, stats: StatsMa
  * it stand banners and heroes.
  */
 function proseBesideArea(area: Element, body: Element, stats: StatsMap): Element[] {
+  // Walking up and onwards visits them in document order, all after the area.
   const found: Element[] = [];
-  for (let inner: Element = area, outer = area.parentElement; outer && inner !== body; inner = outer, outer = outer.parentElement) {
+  for (let inner: Element | null = area; inner && inner !== body; inner = inner.parentElement) {
     for (let sibling = inner.nextElementSibling; sibling; sibling = sibling.nextElementSibling) {
       const own = stats.get(sibling);
       if (!own || own.maxProse < PROSE_BESIDE_AREA || nonLinkText(own) < PROSE_BESIDE_AREA || linkDensity(own) > 0.3) continue;
@@ -184,23 +185,18 @@ function proseBesideArea(area: Element, body: Element, stats: StatsMap): Element
       if (isItemList(sibling, stats) || teaserShare(sibling, stats) > 0.5 || !isVariedText(sibling)) continue;
       found.push(sibling);
     }
-    if (outer === body) break;
   }
   return found;
 }
 
 /** Words, not a filler repeated (font probes, placeholders): checked only on a few candidates. */
 function isVariedText(element: Element): boolean {
-  const words = (element.textContent ?? '').toLowerCase().match(/[\p{L}\p{N}]+/gu) ?? [];
+  const words = lowerCaseWords(element.textContent ?? '');
   return new Set(words).size >= words.length * 0.2;
 }
 
 /** A paragraph of this many characters is prose, not a label or a line of chrome. */
 const PROSE_BESIDE_AREA = 300;
-
-function inDocumentOrder(elements: Element[]): Element[] {
-  return elements.sort((a, b) => (a.compareDocumentPosition(b) & Node.DOCUMENT_POSITION_FOLLOWING ? -1 : 1));
-}
 
 /** Narrow to the article body when the page is prose-shaped and that body holds most of it. */
 function narrowingThreshold(pageType: PageType): number {
@@ -284,7 +280,7 @@ export function findMainContent(body: Element, keep: (element: Element) => boole
     if (pageType === 'forum' || pageType === 'product') pruneArticleBody([area], stats, areaOptions, pruned);
     const beside = area !== body && BESIDE_TYPES.has(pageType) ? proseBesideArea(area, body, stats) : [];
     if (beside.length > 0) discountPruned(pruneBoilerplate(beside, stats, { ...areaOptions, includesChrome: true }, pruned), stats);
-    return { roots: inDocumentOrder([area, ...beside]), pruned, pageType, productDescription: description, narrowed: false, stats };
+    return { roots: [area, ...beside], pruned, pageType, productDescription: description, narrowed: false, stats };
   }
   pruneArticleBody(roots, stats, { ...areaOptions, dropHeadline: pageType === 'article', dropTeasers: pageType === 'article' }, pruned);
   return { roots, pruned, pageType, productDescription: description, narrowed: true, stats };
