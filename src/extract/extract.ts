@@ -1,5 +1,6 @@
 import type { Page } from 'playwright-core';
 import type { PageExtractOptions, PageExtractOutcome } from './in-page/entry.js';
+import { countWords, finishMarkdown, markdownText } from './in-page/text.js';
 import { bundlePageFunction, runPageFunction, siblingModule } from './page-script.js';
 
 /**
@@ -53,5 +54,7 @@ export async function extractMarkdown(page: Page, options: ExtractOptions): Prom
   };
   const outcome = await runPageFunction<PageExtractOutcome>(page, script, argument);
   if ('invalidSelector' in outcome) throw new InvalidSelector(outcome.invalidSelector);
-  return outcome;
+  // String work on the whole document runs here, compiled once, rather than cold in each page.
+  const markdown = finishMarkdown(outcome.markdown);
+  return { ...outcome, markdown, wordCount: countWords(markdownText(markdown)) };
 }

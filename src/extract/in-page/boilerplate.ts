@@ -13,6 +13,7 @@ import {
 import { isItemList } from './item-lists.js';
 import { BLOCK_TAGS } from './markdown.js';
 import { type ElementStats, linkDensity, type StatsMap } from './measure.js';
+import { hasLetterOrDigit, lowerCaseLetterRuns } from './text.js';
 
 /**
  * Boilerplate inside a chosen area, decided top-down so that a pruned element's descendants are
@@ -44,7 +45,7 @@ const DATE_WORDS =
 function isDateline(element: Element, own: ElementStats): boolean {
   if (own.text > 80) return false;
   const text = element.textContent ?? '';
-  const words = (text.toLowerCase().match(/\p{L}+/gu) ?? []).filter((word) => !DATE_WORDS.test(word));
+  const words = lowerCaseLetterRuns(text).filter((word) => !DATE_WORDS.test(word));
   if (words.length > 3) return false;
   if (element.localName === 'time' || element.querySelector('time')) return true;
   return YEAR.test(text) && (text.match(/\d/g)?.length ?? 0) >= 4;
@@ -167,7 +168,7 @@ function isInlineInText(element: Element): boolean {
   if (hasWords === undefined) {
     hasWords = false;
     for (let node = parent.firstChild; node && !hasWords; node = node.nextSibling) {
-      hasWords = node.nodeType === Node.TEXT_NODE && /[\p{L}\p{N}]/u.test(node.nodeValue ?? '');
+      hasWords = node.nodeType === Node.TEXT_NODE && hasLetterOrDigit(node.nodeValue ?? '');
     }
     parentHasWords.set(parent, hasWords);
   }

@@ -1,7 +1,7 @@
 import { findMainContent } from './main-content.js';
 import { type MarkdownContext, toMarkdown } from './markdown.js';
 import { readMetadata } from './metadata.js';
-import { collapseWhitespace, countWords, escapeInline } from './text.js';
+import { collapseWhitespace, countWords, countWordsUpTo, escapeInline, lowerCaseWords, markdownText } from './text.js';
 import { documentBase } from './urls.js';
 import { createVisibilityFilter } from './visibility.js';
 
@@ -15,11 +15,11 @@ export interface PageExtractOptions {
 }
 
 export interface PageExtractResult {
+  /** Not yet finished: `finishMarkdown` (text.ts) runs on the Node side. */
   markdown: string;
   title: string;
   description: string;
   language: string;
-  wordCount: number;
 }
 
 export type PageExtractOutcome = PageExtractResult | { invalidSelector: string };
@@ -44,12 +44,8 @@ function selectAll(selectors: string[]): Element[] {
   return ordered.filter((element) => !ordered.some((other) => other !== element && other.contains(element)));
 }
 
-function markdownText(markdown: string): string {
-  return markdown.replace(/!\[[^\]]*\]\([^)]*\)/g, ' ').replace(/\]\([^)]*\)/g, ' ');
-}
-
 function words(text: string): string {
-  return (text.match(/[\p{L}\p{N}_]+/gu) ?? []).join(' ').toLowerCase();
+  return lowerCaseWords(text).join(' ');
 }
 
 /** A product description only present in structured data (rendered by scripts) goes first. */
@@ -64,12 +60,7 @@ function withStructuredDescription(markdown: string, description: string): strin
 /** Below this many words the visible page had no main content to speak of. */
 const NEAR_EMPTY_WORDS = 30;
 
-interface Extraction {
-  markdown: string;
-  wordCount: number;
-}
-
-function extract(options: PageExtractOptions, showHidden: boolean): Extraction {
+function extract(options: PageExtractOptions, showHidden: boolean): string {
   const visible = createVisibilityFilter(showHidden);
   const excluded = new Set(selectAll(options.excludeTags));
   const body = document.body ?? document.documentElement;
@@ -85,20 +76,26 @@ function extract(options: PageExtractOptions, showHidden: boolean): Extraction {
     keep: (element) => visible(element) && !excluded.has(element) && !pruned.has(element),
     ...(options.onlyMainContent && options.includeTags.length === 0 ? { written: new Map<string, Element>() } : {}),
   };
-  const markdown = withStructuredDescription(toMarkdown(roots, context), productDescription);
-  return { markdown, wordCount: countWords(markdownText(markdown)) };
+  return withStructuredDescription(toMarkdown(roots, context), productDescription);
+}
+
+/** Words of `markdown` as a reader sees them, counted up to `limit` only. */
+function wordsUpTo(markdown: string, limit: number): number {
+  return countWordsUpTo(markdownText(markdown), limit);
 }
 
 export function extractInPage(options: PageExtractOptions): PageExtractOutcome {
   const invalid = invalidSelector([...options.includeTags, ...options.excludeTags]);
   if (invalid !== undefined) return { invalidSelector: invalid };
-  let result = extract(options, false);
+  let markdown = extract(options, false);
   // Some pages keep their content hidden (display: none) until their scripts reveal it; when
   // scripts did not run or failed, the hidden content is still the page's content.
   const mainContent = options.onlyMainContent && options.includeTags.length === 0;
-  if (mainContent && result.wordCount < NEAR_EMPTY_WORDS) {
+  const visibleWords = mainContent ? wordsUpTo(markdown, NEAR_EMPTY_WORDS) : NEAR_EMPTY_WORDS;
+  if (visibleWords < NEAR_EMPTY_WORDS) {
     const revealed = extract(options, true);
-    if (revealed.wordCount >= NEAR_EMPTY_WORDS && revealed.wordCount > 3 * result.wordCount) result = revealed;
+    const revealedWords = wordsUpTo(revealed, Math.max(NEAR_EMPTY_WORDS, 3 * visibleWords + 1));
+    if (revealedWords >= NEAR_EMPTY_WORDS && revealedWords > 3 * visibleWords) markdown = revealed;
   }
-  return { ...result, ...readMetadata() };
+  return { markdown, ...readMetadata() };
 }

@@ -3,6 +3,7 @@ import { classWeight, hasArticleMetaName, hasBoilerplateName, hasBoilerplateRole
 import { isItemList, isTeaserList, teaserShare } from './item-lists.js';
 import { type ElementStats, linkDensity, measure, type StatsMap } from './measure.js';
 import { detectPageType, type PageType, readStructuredData, type StructuredData } from './page-type.js';
+import { lowerCaseWords } from './text.js';
 
 /**
  * Finds the page's main content in three steps: the main area (`<main>` when the page has a
@@ -50,10 +51,6 @@ function mainArea(body: Element, stats: StatsMap): Element {
   }
   if (best && nonLinkText(stats.get(best)) >= 0.25 * nonLinkText(stats.get(body))) return best;
   return body;
-}
-
-function lowerCaseWords(text: string): string[] {
-  return text.toLowerCase().match(/[\p{L}\p{N}]+/gu) ?? [];
 }
 
 /** Most of the headline's words are in the title (titles add the site name, entities vary). */

@@ -36,20 +36,14 @@ export const BLOCK_TAGS = new Set([
 
 const BLOCK_SELECTOR = [...BLOCK_TAGS].join(',');
 
-/** Converts the children of `root` (or `root` itself when it is a block) to markdown. */
+/**
+ * Converts the children of each root (or the root itself when it is a block) to markdown, still
+ * to be finished by `finishMarkdown` (text.ts) outside the page.
+ */
 export function toMarkdown(roots: Element[], context: MarkdownContext): string {
   const parts: string[] = [];
   for (const root of roots) parts.push(...elementBlocks(root, context));
-  return finishDocument(parts.join('\n\n'));
-}
-
-function finishDocument(markdown: string): string {
-  return markdown
-    .split('\n')
-    .map((line) => (line.endsWith('  ') && line.trim() ? line.replace(/\s+$/, '  ') : line.replace(/\s+$/, '')))
-    .join('\n')
-    .replace(/\n{3,}/g, '\n\n')
-    .trim();
+  return parts.join('\n\n');
 }
 
 function isBlockElement(element: Element): boolean {

@@ -1,4 +1,41 @@
-/** Text helpers shared by the in-page modules (no DOM access here). */
+/**
+ * Text helpers shared by the in-page modules and the Node side (no DOM access here).
+ *
+ * Word patterns come in two forms. A Unicode property class (`\p{L}`) costs a fresh page about
+ * 0.3 ms to compile and runs slower than an ASCII class, and every extraction runs in a fresh page;
+ * so text made only of ASCII and signs that are never letters or digits (’ “ – • …, no-break
+ * space, ©) is matched with the ASCII form, which finds exactly the same words there.
+ */
+
+/**
+ * Anything besides ASCII and the signs that hold no letter or digit: Latin-1 signs, general
+ * punctuation, currency, ™, arrows, miscellaneous symbols and emoji variation selectors.
+ */
+export const BEYOND_ASCII_WORDS =
+  /[^\x00-\x7f\u00a0-\u00a9\u00ab-\u00b1\u00b4\u00b6-\u00b8\u00bb\u00bf\u00d7\u00f7\u2000-\u206f\u20a0-\u20cf\u2122\u2190-\u21ff\u2600-\u26ff\ufe00-\ufe0f]/;
+
+/** Whether `text` may hold letters or digits beyond ASCII (then only the Unicode patterns are right). */
+export function needsUnicodeWords(text: string): boolean {
+  return BEYOND_ASCII_WORDS.test(text);
+}
+
+/** Letters and digits, in any script: \p{L} and \p{N}. */
+export function hasLetterOrDigit(text: string): boolean {
+  if (/[A-Za-z0-9]/.test(text)) return true;
+  return needsUnicodeWords(text) && /[\p{L}\p{N}]/u.test(text);
+}
+
+/** The runs of letters and digits of `text`, lower-cased. */
+export function lowerCaseWords(text: string): string[] {
+  const lower = text.toLowerCase();
+  return (needsUnicodeWords(lower) ? lower.match(/[\p{L}\p{N}]+/gu) : lower.match(/[a-z0-9]+/g)) ?? [];
+}
+
+/** The runs of letters only (no digits) of `text`, lower-cased. */
+export function lowerCaseLetterRuns(text: string): string[] {
+  const lower = text.toLowerCase();
+  return (needsUnicodeWords(lower) ? lower.match(/\p{L}+/gu) : lower.match(/[a-z]+/g)) ?? [];
+}
 
 const WHITESPACE_RUN = /[ \t\n\r\f\u00a0]+/g;
 
@@ -12,10 +49,15 @@ const INLINE_SPECIAL = /[\\*`[\]_<]/;
 export function escapeInline(text: string): string {
   // Most text runs hold none of these: one test instead of three replacements.
   if (!INLINE_SPECIAL.test(text)) return text;
-  return text
-    .replace(/[\\*`[\]]/g, '\\$&')
-    .replace(/(?<![\p{L}\p{N}])_|_(?![\p{L}\p{N}])/gu, '\\_')
-    .replace(/<(?=[a-zA-Z/!])/g, '\\<');
+  const escaped = text.replace(/[\\*`[\]]/g, '\\$&').replace(/<(?=[a-zA-Z/!])/g, '\\<');
+  return escaped.includes('_') ? escapeUnderscores(escaped) : escaped;
+}
+
+/** `_` only opens or closes emphasis at a word edge; inside a word (snake_case) it stays. */
+function escapeUnderscores(text: string): string {
+  return needsUnicodeWords(text)
+    ? text.replace(/(?<![\p{L}\p{N}])_|_(?![\p{L}\p{N}])/gu, '\\_')
+    : text.replace(/(?<![A-Za-z0-9])_|_(?![A-Za-z0-9])/g, '\\_');
 }
 
 /** A line that could open block syntax: a marker, a digit or a rule character first. */
@@ -32,10 +74,36 @@ export function escapeLineStart(line: string): string {
     .replace(/^(\s*)(~{3,})/, '$1\\$2');
 }
 
-const WORD = /[\p{L}\p{N}_]+/gu;
-
+/** Words: runs of letters, digits and `_`. */
 export function countWords(text: string): number {
-  return text.match(WORD)?.length ?? 0;
+  return ((needsUnicodeWords(text) ? text.match(/[\p{L}\p{N}_]+/gu) : text.match(/[A-Za-z0-9_]+/g)) ?? []).length;
+}
+
+/** `countWords`, stopping at `limit` (a near-empty check need not count a long page). */
+export function countWordsUpTo(text: string, limit: number): number {
+  const word = needsUnicodeWords(text) ? /[\p{L}\p{N}_]+/gu : /[A-Za-z0-9_]+/g;
+  let count = 0;
+  while (count < limit && word.exec(text) !== null) count++;
+  return count;
+}
+
+/** The text a reader sees in markdown: link targets and images left out. */
+export function markdownText(markdown: string): string {
+  return markdown.replace(/!\[[^\]]*\]\([^)]*\)/g, ' ').replace(/\]\([^)]*\)/g, ' ');
+}
+
+/**
+ * The last pass over a whole document: trailing whitespace goes (a hard break's two spaces
+ * stay), runs of blank lines become one, the ends are trimmed. Plain string work, so it runs
+ * on the Node side, where it is compiled once, not in each page.
+ */
+export function finishMarkdown(markdown: string): string {
+  return markdown
+    .split('\n')
+    .map((line) => (line.endsWith('  ') && line.trim() ? line.replace(/\s+$/, '  ') : line.replace(/\s+$/, '')))
+    .join('\n')
+    .replace(/\n{3,}/g, '\n\n')
+    .trim();
 }
 
 /** Visible text length without whitespace runs, the unit all content scores use. */
