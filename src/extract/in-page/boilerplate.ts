@@ -45,10 +45,9 @@ const DATE_WORDS =
 function isDateline(element: Element, own: ElementStats): boolean {
   if (own.text > 80) return false;
   const text = element.textContent ?? '';
-  const words = lowerCaseLetterRuns(text).filter((word) => !DATE_WORDS.test(word));
-  if (words.length > 3) return false;
-  if (element.localName === 'time' || element.querySelector('time')) return true;
-  return YEAR.test(text) && (text.match(/\d/g)?.length ?? 0) >= 4;
+  // A date first (most short elements hold none), then few words besides it.
+  const dated = element.localName === 'time' || (YEAR.test(text) && (text.match(/\d/g)?.length ?? 0) >= 4) || element.querySelector('time') !== null;
+  return dated && lowerCaseLetterRuns(text).filter((word) => !DATE_WORDS.test(word)).length <= 3;
 }
 
 export function nonLinkText(stats: ElementStats | undefined): number {

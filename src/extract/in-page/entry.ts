@@ -3,7 +3,7 @@ import { type MarkdownContext, toMarkdown } from './markdown.js';
 import { readMetadata } from './metadata.js';
 import { collapseWhitespace, countWords, countWordsUpTo, escapeInline, lowerCaseWords, markdownText } from './text.js';
 import { documentBase } from './urls.js';
-import { createVisibilityFilter } from './visibility.js';
+import { createVisibilityFilter, isKept } from './visibility.js';
 
 /** Runs inside the page: the whole extraction, from the live DOM to markdown and metadata. */
 
@@ -61,22 +61,23 @@ function withStructuredDescription(markdown: string, description: string): strin
 const NEAR_EMPTY_WORDS = 30;
 
 function extract(options: PageExtractOptions, showHidden: boolean): string {
-  const visible = createVisibilityFilter(showHidden);
   const excluded = new Set(selectAll(options.excludeTags));
   const body = document.body ?? document.documentElement;
-  let roots: Element[] = [body];
-  let pruned = new Set<Element>();
-  let productDescription = '';
-  if (options.includeTags.length > 0) roots = selectAll(options.includeTags);
-  else if (options.onlyMainContent) {
-    ({ roots, pruned, productDescription } = findMainContent(body, (element) => visible(element) && !excluded.has(element), options.url));
+  const base = documentBase(options.url);
+  if (options.includeTags.length > 0 || !options.onlyMainContent) {
+    const visible = createVisibilityFilter(showHidden);
+    const roots = options.includeTags.length > 0 ? selectAll(options.includeTags) : [body];
+    return toMarkdown(roots, { base, keep: (element) => visible(element) && !excluded.has(element) });
   }
+  // Measuring walks every kept element once, so what it measured is what is kept: the later
+  // walks ask the measurements rather than the page.
+  const main = findMainContent(body, (element) => isKept(element, showHidden) && !excluded.has(element), options.url);
   const context: MarkdownContext = {
-    base: documentBase(options.url),
-    keep: (element) => visible(element) && !excluded.has(element) && !pruned.has(element),
-    ...(options.onlyMainContent && options.includeTags.length === 0 ? { written: new Map<string, Element>() } : {}),
+    base,
+    keep: (element) => main.stats.has(element) && !main.pruned.has(element),
+    written: new Map<string, Element>(),
   };
-  return withStructuredDescription(toMarkdown(roots, context), productDescription);
+  return withStructuredDescription(toMarkdown(main.roots, context), main.productDescription);
 }
 
 /** Words of `markdown` as a reader sees them, counted up to `limit` only. */

@@ -54,8 +54,9 @@ export function measure(root: Element, keep: (element: Element) => boolean): Sta
   const visit = (element: Element, owner: ElementStats, inLink: boolean, depth: number): ElementStats => {
     const own = emptyStats(depth);
     stats.set(element, own);
-    const blockOwner = BLOCK_TAGS.has(element.localName) ? own : owner;
-    const linked = inLink || element.localName === 'a';
+    const name = element.localName;
+    const blockOwner = BLOCK_TAGS.has(name) ? own : owner;
+    const linked = inLink || name === 'a';
     for (let node = element.firstChild; node; node = node.nextSibling) {
       if (node.nodeType === Node.TEXT_NODE) {
         const value = node.nodeValue ?? '';

@@ -53,7 +53,7 @@ function isTabPanel(element: Element): boolean {
  * of the title) is not on the page a reader sees; it is named by class first, so only those few
  * elements are measured. Runs once per element, so the class is read once.
  */
-function isKept(element: Element, showHidden: boolean): boolean {
+export function isKept(element: Element, showHidden: boolean): boolean {
   const name = element.localName;
   if (NEVER_CONTENT.has(name)) return false;
   if (name === 'button' && isControlButton(element)) return false;
