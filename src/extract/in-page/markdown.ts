@@ -58,7 +58,23 @@ function hasBlockDescendant(element: Element): boolean {
 export function elementBlocks(element: Element, context: MarkdownContext): string[] {
   if (!context.keep(element)) return [];
   const blocks = tagBlocks(element, context);
-  return isCopy(element, blocks.join('\n\n'), context) ? [] : blocks;
+  return context.written && isCopy(element, joined(blocks), context) ? [] : blocks;
+}
+
+/**
+ * Block lists joined once: a wrapper whose blocks are all its one child's passes that child's
+ * list on (see `childBlocks`), so a chain of wrappers around an article joins it once, not once
+ * per level. Only lists long enough to be checked for copies are kept.
+ */
+const joinedLists = new WeakMap<string[], string>();
+
+function joined(blocks: string[]): string {
+  let markdown = joinedLists.get(blocks);
+  if (markdown === undefined) {
+    markdown = blocks.join('\n\n');
+    if (markdown.length >= REPEAT_MIN_CHARS) joinedLists.set(blocks, markdown);
+  }
+  return markdown;
 }
 
 /** Whether an earlier, unrelated element wrote `markdown` already (then this one is a copy). */
@@ -102,6 +118,8 @@ function nonEmpty(block: string): string[] {
 /** Walks the child nodes: inline runs become paragraphs, block children their own blocks. */
 export function childBlocks(parent: Element, context: MarkdownContext): string[] {
   const blocks: string[] = [];
+  /** The block list of the one child that wrote every block so far; passed on unchanged. */
+  let only: string[] | undefined;
   let inline = '';
   const flush = () => {
     const paragraph = finishParagraph(inline);
@@ -116,9 +134,12 @@ export function childBlocks(parent: Element, context: MarkdownContext): string[]
       if (!context.keep(element)) continue;
       if (isBlockElement(element) || (element.localName !== 'a' && hasBlockDescendant(element))) {
         flush();
-        blocks.push(...elementBlocks(element, context));
+        const childList = elementBlocks(element, context);
+        if (childList.length > 0) only = blocks.length === 0 ? childList : undefined;
+        blocks.push(...childList);
       } else if (element.localName === 'a' && hasBlockDescendant(element)) {
         flush();
+        only = undefined;
         blocks.push(...linkedBlocks(element as HTMLAnchorElement, context));
       } else {
         inline += inlineMarkdown(element, context);
@@ -126,7 +147,7 @@ export function childBlocks(parent: Element, context: MarkdownContext): string[]
     }
   }
   flush();
-  return blocks;
+  return only !== undefined && only.length === blocks.length ? only : blocks;
 }
 
 function finishParagraph(inline: string): string {
@@ -139,7 +160,8 @@ function finishParagraph(inline: string): string {
 
 /** An `<a>` around blocks (a card): the blocks, with the first heading or paragraph linked. */
 function linkedBlocks(anchor: HTMLAnchorElement, context: MarkdownContext): string[] {
-  const blocks = childBlocks(anchor, context);
+  // A copy: the list may be a descendant's, passed on, and is changed below.
+  const blocks = [...childBlocks(anchor, context)];
   const href = linkTarget(anchor, context);
   if (!href) return blocks;
   const index = blocks.findIndex((block) => /^(#{1,6} )?[^\s#>|`!-]/.test(block) && !block.includes('\n'));
