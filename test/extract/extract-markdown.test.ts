@@ -101,6 +101,18 @@ describe('markdown structure', () => {
     expect(dropCap).toBe('The story begins.');
   });
 
+  it('keeps apart sibling elements that meet at a case change no word has (a stylesheet not loaded)', async () => {
+    const md = await markdownOf(
+      '<p><a href="/p/1"><span class="brand">Merrell</span><span class="title">Moab 3 Mid</span></a></p>' +
+        '<p><span class="name">Publisher</span><span class="value">Houghton</span></p>' +
+        '<p><label>Accessories</label><span>1385</span></p>' +
+        '<p>H<sub>2</sub>O and <span>Java</span><span>script</span> and <b>i</b>Phone</p>',
+    );
+    expect(md).toBe(
+      '[Merrell Moab 3 Mid](https://example.com/p/1)\n\nPublisher Houghton\n\nAccessories 1385\n\nH2O and Javascript and **i**Phone',
+    );
+  });
+
   it('escapes text that would otherwise read as markdown', async () => {
     const md = await markdownOf('<p>1. not a list *nor emphasis* and [no link] &lt;b&gt; snake_case _x_</p><p># not a heading</p>');
     expect(md).toBe('1\\. not a list \\*nor emphasis\\* and \\[no link\\] \\<b> snake_case \\_x\\_\n\n\\# not a heading');
