@@ -304,6 +304,22 @@ describe('main content', () => {
     expect(md).not.toContain('Copyright');
   });
 
+  it('drops widgets headed "Similar items" or "Customers also viewed", in the heading or after it', async () => {
+    const card = (n: number) => `<div class="c1"><a href="/p/${n}">Other lamp ${n}</a><span>$${n}9.99</span><span>Free delivery</span></div>`;
+    const cards = [1, 2, 3, 4].map(card).join('');
+    const md = await markdownOf(
+      `<main><h1>Desk lamp</h1><p>${PROSE} Made of brushed steel.</p>` +
+        `<div class="x9"><div class="x8"><h2>Similar items</h2><a href="/all">See all</a></div><div class="x7">${cards}</div></div>` +
+        `<div class="x6"><p>${PROSE} Care: wipe with a dry cloth.</p><h3>Customers also viewed</h3><div class="x5">${cards}</div></div></main>`,
+      { onlyMainContent: true, url: 'https://example.com/p/desk-lamp' },
+    );
+    expect(md).toContain('Made of brushed steel.');
+    expect(md).toContain('Care: wipe with a dry cloth.');
+    expect(md).not.toContain('Similar items');
+    expect(md).not.toContain('Customers also viewed');
+    expect(md).not.toContain('Other lamp');
+  });
+
   it('drops a consent dialog that outweighs a page of link cards', async () => {
     const card = (n: number) => `<li><a href="/recipes/${n}">Weeknight dinner recipe number ${n} with vegetables</a></li>`;
     const consent =

@@ -13,6 +13,7 @@ import {
 import { isItemList } from './item-lists.js';
 import { BLOCK_TAGS } from './markdown.js';
 import { type ElementStats, linkDensity, type StatsMap } from './measure.js';
+import { isRecommendationHeading, recommendationWidget } from './recommendations.js';
 
 /**
  * Boilerplate inside a chosen area, decided top-down so that a pruned element's descendants are
@@ -176,6 +177,13 @@ function isInlineInText(element: Element): boolean {
 
 const parentHasWords = new WeakMap<Element, boolean>();
 
+/** A widget named by its heading ("Similar items") goes unless it is a large part of the area. */
+function smallWidget(heading: Element, stats: StatsMap, root: Element, area: AreaSize): Element[] {
+  const widget = recommendationWidget(heading, stats, root);
+  const nonLink = widget.reduce((sum, element) => sum + nonLinkText(stats.get(element)), 0);
+  return nonLink < area.nonLink * 0.4 ? widget : [];
+}
+
 /**
  * Adds the boilerplate under `roots` to `pruned` (whose members are not looked into again) and
  * returns what it added.
@@ -192,6 +200,7 @@ export function pruneBoilerplate(roots: Element[], stats: StatsMap, options: Pru
       if (!own || own.text === 0 || pruned.has(child)) continue;
       if (isInlineInText(child)) continue;
       if (isBoilerplate(child, own, stats, options, area)) found.push(orphanContainer(child, stats, root));
+      else if (isRecommendationHeading(child, stats)) found.push(...smallWidget(child, stats, root, area));
       else visit(child, root);
     }
   };
