@@ -34,6 +34,8 @@ export interface PruneOptions {
   dropHeadline?: boolean;
   /** With `articleBody`: headings that are one link (teasers of other articles) go too. */
   dropTeasers?: boolean;
+  /** For debugging: filled with the rule that pruned each element. */
+  reasons?: Map<Element, string>;
 }
 
 const YEAR = /(?:^|\D)(?:19|20)\d\d(?:\D|$)/;
@@ -126,21 +128,22 @@ interface AreaSize {
   nonLink: number;
 }
 
-function isBoilerplate(element: Element, own: ElementStats, stats: StatsMap, options: PruneOptions, area: AreaSize): boolean {
+/** The rule that prunes an element (named for debugging), or undefined. */
+function boilerplateRule(element: Element, own: ElementStats, stats: StatsMap, options: PruneOptions, area: AreaSize): string | undefined {
   const wrapsContent = nonLinkText(own) >= area.nonLink * 0.5 && own.maxProse >= 200;
-  if (isMarkedChrome(element, options)) return !wrapsContent;
+  if (isMarkedChrome(element, options)) return wrapsContent ? undefined : 'marked chrome';
   // A consent or sign-up dialog can outweigh a page of link cards; only one holding the headline
   // is the page itself.
-  if (isOverlay(element)) return !wrapsContent || element.querySelector('h1') === null;
-  if (isCommentSection(element, options)) return true;
+  if (isOverlay(element)) return !wrapsContent || element.querySelector('h1') === null ? 'overlay' : undefined;
+  if (isCommentSection(element, options)) return 'comment section';
   // Site chrome by name on a page with little else (a sign-up box in the footer of an empty shell)
   // is still chrome; only one holding the headline is the page.
   const shellChrome = options.includesChrome && area.nonLink < SHELL_PAGE && own.text < SMALL_CHROME;
-  if (shellChrome && hasChromeName(element) && !hasContentName(element) && element.querySelector('h1') === null) return true;
+  if (shellChrome && hasChromeName(element) && !hasContentName(element) && element.querySelector('h1') === null) return 'chrome on a shell page';
   const small = nonLinkText(own) < area.nonLink * 0.25 || own.text < 120;
-  if (!small) return false;
-  if (isNamedBoilerplate(element, options)) return own.maxProse < 400;
-  return isPlainBoilerplate(element, own, stats, options);
+  if (!small) return undefined;
+  if (isNamedBoilerplate(element, options)) return own.maxProse < 400 ? 'named boilerplate' : undefined;
+  return isPlainBoilerplate(element, own, stats, options) ? 'plain boilerplate' : undefined;
 }
 
 /**
@@ -184,6 +187,11 @@ function smallWidget(heading: Element, stats: StatsMap, root: Element, area: Are
   return nonLink < area.nonLink * 0.4 ? widget : [];
 }
 
+function withReason(element: Element, rule: string, cause: Element, options: PruneOptions): Element {
+  options.reasons?.set(element, `${rule} (${cause === element ? 'itself' : `${cause.localName}.${cause.getAttribute('class') ?? ''} inside`})`);
+  return element;
+}
+
 /**
  * Adds the boilerplate under `roots` to `pruned` (whose members are not looked into again) and
  * returns what it added.
@@ -199,9 +207,11 @@ export function pruneBoilerplate(roots: Element[], stats: StatsMap, options: Pru
       const own = stats.get(child);
       if (!own || own.text === 0 || pruned.has(child)) continue;
       if (isInlineInText(child)) continue;
-      if (isBoilerplate(child, own, stats, options, area)) found.push(orphanContainer(child, stats, root));
-      else if (isRecommendationHeading(child, stats)) found.push(...smallWidget(child, stats, root, area));
-      else visit(child, root);
+      const rule = boilerplateRule(child, own, stats, options, area);
+      if (rule) found.push(withReason(orphanContainer(child, stats, root), rule, child, options));
+      else if (isRecommendationHeading(child, stats)) {
+        for (const element of smallWidget(child, stats, root, area)) found.push(withReason(element, 'recommendation heading', child, options));
+      } else visit(child, root);
     }
   };
   for (const root of roots) visit(root, root);
