@@ -16,7 +16,8 @@ export function explain(options: { url: string }): string[] {
   for (const root of main.roots) lines.push(`root ${describe(root)} text ${main.stats.get(root)?.text} link ${main.stats.get(root)?.linkText}`);
   for (const element of main.pruned) {
     const text = (element.textContent ?? '').replace(/\s+/g, ' ').trim();
-    lines.push(`pruned ${describe(element)} ${text.length} [${reasons.get(element) ?? '?'}]: ${text.slice(0, 80)}`);
+    const own = main.stats.get(element);
+    lines.push(`pruned ${describe(element)} ${text.length} ${own?.text}/${own?.linkText} [${reasons.get(element) ?? '?'}]: ${text.slice(0, 80)}`);
   }
   return lines;
 }

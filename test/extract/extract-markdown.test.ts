@@ -320,6 +320,23 @@ describe('main content', () => {
     expect(md).not.toContain('Other lamp');
   });
 
+  it('keeps the header and footer of a card or section, but not the page footer', async () => {
+    const card = (n: number) =>
+      `<div class="CustomerCard-sc-e2c04df0-6"><p>We moved our workloads and saved money, quote number ${n}.</p>` +
+      `<div class="CustomerCardFooter-sc-e2c04df0-8"><span>Person ${n}</span><span>CTO, Company ${n}</span></div></div>`;
+    const md = await markdownOf(
+      `<div class="top-nav"><a href="/a">Products</a> <a href="/b">Pricing</a> <a href="/c">Docs</a></div>` +
+        `<section><div class="section-header"><h2>Customers growing with us</h2><p>See how developers and startups scale.</p></div>` +
+        `${[1, 2, 3].map(card).join('')}</section><section><h2>Why us</h2><p>${PROSE}</p></section>` +
+        '<div class="site-footer"><p>Copyright 2025 Example Inc.</p><a href="/terms">Terms</a></div>',
+      { onlyMainContent: true, url: 'https://example.com/' },
+    );
+    expect(md).toContain('Customers growing with us');
+    expect(md).toContain('See how developers and startups scale.');
+    expect(md).toContain('CTO, Company 2');
+    expect(md).not.toContain('Copyright');
+  });
+
   it('drops a consent dialog that outweighs a page of link cards', async () => {
     const card = (n: number) => `<li><a href="/recipes/${n}">Weeknight dinner recipe number ${n} with vegetables</a></li>`;
     const consent =

@@ -3,6 +3,7 @@ import {
   hasBoilerplateName,
   hasBoilerplateRole,
   hasChromeName,
+  hasComponentPartName,
   hasCommentName,
   hasOverlayName,
   hasContentName,
@@ -80,10 +81,15 @@ function isOverlay(element: Element): boolean {
   return element.getAttribute('aria-modal') === 'true';
 }
 
+/** The header or footer of a card or section (a title, a byline), not the page's link bars. */
+function isComponentPart(element: Element, own: ElementStats): boolean {
+  return linkDensity(own) < 0.3 && hasComponentPartName(element);
+}
+
 /** Chrome or boilerplate by class or id: names are noisier than markup, so prose protects. */
-function isNamedBoilerplate(element: Element, options: PruneOptions): boolean {
+function isNamedBoilerplate(element: Element, own: ElementStats, options: PruneOptions): boolean {
   if (hasOverlayName(element)) return true;
-  if (hasChromeName(element)) return options.includesChrome || !hasContentName(element);
+  if (hasChromeName(element) && !isComponentPart(element, own)) return options.includesChrome || !hasContentName(element);
   return hasBoilerplateName(element) && !hasContentName(element);
 }
 
@@ -139,10 +145,10 @@ function boilerplateRule(element: Element, own: ElementStats, stats: StatsMap, o
   // Site chrome by name on a page with little else (a sign-up box in the footer of an empty shell)
   // is still chrome; only one holding the headline is the page.
   const shellChrome = options.includesChrome && area.nonLink < SHELL_PAGE && own.text < SMALL_CHROME;
-  if (shellChrome && hasChromeName(element) && !hasContentName(element) && element.querySelector('h1') === null) return 'chrome on a shell page';
+  if (shellChrome && hasChromeName(element) && !isComponentPart(element, own) && !hasContentName(element) && element.querySelector('h1') === null) return 'chrome on a shell page';
   const small = nonLinkText(own) < area.nonLink * 0.25 || own.text < 120;
   if (!small) return undefined;
-  if (isNamedBoilerplate(element, options)) return own.maxProse < 400 ? 'named boilerplate' : undefined;
+  if (isNamedBoilerplate(element, own, options)) return own.maxProse < 400 ? 'named boilerplate' : undefined;
   return isPlainBoilerplate(element, own, stats, options) ? 'plain boilerplate' : undefined;
 }
 
