@@ -6,16 +6,18 @@ function describe(element: Element): string {
   return `${element.localName}${element.id ? `#${element.id}` : ''}${classes ? `.${classes}` : ''}`;
 }
 
-/** Runs in the page: what the main-content finder decided, for debugging one page. */
+/** Runs in the page: what the main-content finder decided and by which rule, for debugging one page. */
 export function explain(options: { url: string }): string[] {
   const body = document.body;
   const visible = createVisibilityFilter();
-  const main = findMainContent(body, visible, options.url);
+  const reasons = new Map<Element, string>();
+  const main = findMainContent(body, visible, options.url, reasons);
   const lines = [`type ${main.pageType} narrowed ${main.narrowed} bodyText ${main.stats.get(body)?.text}`];
   for (const root of main.roots) lines.push(`root ${describe(root)} text ${main.stats.get(root)?.text} link ${main.stats.get(root)?.linkText}`);
   for (const element of main.pruned) {
     const text = (element.textContent ?? '').replace(/\s+/g, ' ').trim();
-    lines.push(`pruned ${describe(element)} ${text.length}: ${text.slice(0, 80)}`);
+    const own = main.stats.get(element);
+    lines.push(`pruned ${describe(element)} ${text.length} ${own?.text}/${own?.linkText} [${reasons.get(element) ?? '?'}]: ${text.slice(0, 80)}`);
   }
   return lines;
 }

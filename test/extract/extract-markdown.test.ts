@@ -101,6 +101,18 @@ describe('markdown structure', () => {
     expect(dropCap).toBe('The story begins.');
   });
 
+  it('keeps apart sibling elements that meet at a case change no word has (a stylesheet not loaded)', async () => {
+    const md = await markdownOf(
+      '<p><a href="/p/1"><span class="brand">Merrell</span><span class="title">Moab 3 Mid</span></a></p>' +
+        '<p><span class="name">Publisher</span><span class="value">Houghton</span></p>' +
+        '<p><label>Accessories</label><span>1385</span></p>' +
+        '<p>H<sub>2</sub>O and <span>Java</span><span>script</span> and <b>i</b>Phone</p>',
+    );
+    expect(md).toBe(
+      '[Merrell Moab 3 Mid](https://example.com/p/1)\n\nPublisher Houghton\n\nAccessories 1385\n\nH2O and Javascript and **i**Phone',
+    );
+  });
+
   it('escapes text that would otherwise read as markdown', async () => {
     const md = await markdownOf('<p>1. not a list *nor emphasis* and [no link] &lt;b&gt; snake_case _x_</p><p># not a heading</p>');
     expect(md).toBe('1\\. not a list \\*nor emphasis\\* and \\[no link\\] \\<b> snake_case \\_x\\_\n\n\\# not a heading');
@@ -289,6 +301,39 @@ describe('main content', () => {
     );
     expect(md).toContain('Trail boot model 3');
     expect(md).toContain('Fit them in the afternoon.');
+    expect(md).not.toContain('Copyright');
+  });
+
+  it('drops widgets headed "Similar items" or "Customers also viewed", in the heading or after it', async () => {
+    const card = (n: number) => `<div class="c1"><a href="/p/${n}">Other lamp ${n}</a><span>$${n}9.99</span><span>Free delivery</span></div>`;
+    const cards = [1, 2, 3, 4].map(card).join('');
+    const md = await markdownOf(
+      `<main><h1>Desk lamp</h1><p>${PROSE} Made of brushed steel.</p>` +
+        `<div class="x9"><div class="x8"><h2>Similar items</h2><a href="/all">See all</a></div><div class="x7">${cards}</div></div>` +
+        `<div class="x6"><p>${PROSE} Care: wipe with a dry cloth.</p><h3>Customers also viewed</h3><div class="x5">${cards}</div></div></main>`,
+      { onlyMainContent: true, url: 'https://example.com/p/desk-lamp' },
+    );
+    expect(md).toContain('Made of brushed steel.');
+    expect(md).toContain('Care: wipe with a dry cloth.');
+    expect(md).not.toContain('Similar items');
+    expect(md).not.toContain('Customers also viewed');
+    expect(md).not.toContain('Other lamp');
+  });
+
+  it('keeps the header and footer of a card or section, but not the page footer', async () => {
+    const card = (n: number) =>
+      `<div class="CustomerCard-sc-e2c04df0-6"><p>We moved our workloads and saved money, quote number ${n}.</p>` +
+      `<div class="CustomerCardFooter-sc-e2c04df0-8"><span>Person ${n}</span><span>CTO, Company ${n}</span></div></div>`;
+    const md = await markdownOf(
+      `<div class="top-nav"><a href="/a">Products</a> <a href="/b">Pricing</a> <a href="/c">Docs</a></div>` +
+        `<section><div class="section-header"><h2>Customers growing with us</h2><p>See how developers and startups scale.</p></div>` +
+        `${[1, 2, 3].map(card).join('')}</section><section><h2>Why us</h2><p>${PROSE}</p></section>` +
+        '<div class="site-footer"><p>Copyright 2025 Example Inc.</p><a href="/terms">Terms</a></div>',
+      { onlyMainContent: true, url: 'https://example.com/' },
+    );
+    expect(md).toContain('Customers growing with us');
+    expect(md).toContain('See how developers and startups scale.');
+    expect(md).toContain('CTO, Company 2');
     expect(md).not.toContain('Copyright');
   });
 

@@ -3,6 +3,7 @@ import {
   hasBoilerplateName,
   hasBoilerplateRole,
   hasChromeName,
+  hasComponentPartName,
   hasCommentName,
   hasOverlayName,
   hasContentName,
@@ -13,6 +14,7 @@ import {
 import { isItemList } from './item-lists.js';
 import { BLOCK_TAGS } from './markdown.js';
 import { type ElementStats, linkDensity, type StatsMap } from './measure.js';
+import { isRecommendationHeading, recommendationWidget } from './recommendations.js';
 import { hasLetterOrDigit, lowerCaseLetterRuns } from './text.js';
 
 /**
@@ -34,6 +36,8 @@ export interface PruneOptions {
   dropHeadline?: boolean;
   /** With `articleBody`: headings that are one link (teasers of other articles) go too. */
   dropTeasers?: boolean;
+  /** For debugging: filled with the rule that pruned each element. */
+  reasons?: Map<Element, string>;
 }
 
 const YEAR = /(?:^|\D)(?:19|20)\d\d(?:\D|$)/;
@@ -77,10 +81,15 @@ function isOverlay(element: Element): boolean {
   return element.getAttribute('aria-modal') === 'true';
 }
 
+/** The header or footer of a card or section (a title, a byline), not the page's link bars. */
+function isComponentPart(element: Element, own: ElementStats): boolean {
+  return linkDensity(own) < 0.3 && hasComponentPartName(element);
+}
+
 /** Chrome or boilerplate by class or id: names are noisier than markup, so prose protects. */
-function isNamedBoilerplate(element: Element, options: PruneOptions): boolean {
+function isNamedBoilerplate(element: Element, own: ElementStats, options: PruneOptions): boolean {
   if (hasOverlayName(element)) return true;
-  if (hasChromeName(element)) return options.includesChrome || !hasContentName(element);
+  if (hasChromeName(element) && !isComponentPart(element, own)) return options.includesChrome || !hasContentName(element);
   return hasBoilerplateName(element) && !hasContentName(element);
 }
 
@@ -125,21 +134,22 @@ interface AreaSize {
   nonLink: number;
 }
 
-function isBoilerplate(element: Element, own: ElementStats, stats: StatsMap, options: PruneOptions, area: AreaSize): boolean {
+/** The rule that prunes an element (named for debugging), or undefined. */
+function boilerplateRule(element: Element, own: ElementStats, stats: StatsMap, options: PruneOptions, area: AreaSize): string | undefined {
   const wrapsContent = nonLinkText(own) >= area.nonLink * 0.5 && own.maxProse >= 200;
-  if (isMarkedChrome(element, options)) return !wrapsContent;
+  if (isMarkedChrome(element, options)) return wrapsContent ? undefined : 'marked chrome';
   // A consent or sign-up dialog can outweigh a page of link cards; only one holding the headline
   // is the page itself.
-  if (isOverlay(element)) return !wrapsContent || element.querySelector('h1') === null;
-  if (isCommentSection(element, options)) return true;
+  if (isOverlay(element)) return !wrapsContent || element.querySelector('h1') === null ? 'overlay' : undefined;
+  if (isCommentSection(element, options)) return 'comment section';
   // Site chrome by name on a page with little else (a sign-up box in the footer of an empty shell)
   // is still chrome; only one holding the headline is the page.
   const shellChrome = options.includesChrome && area.nonLink < SHELL_PAGE && own.text < SMALL_CHROME;
-  if (shellChrome && hasChromeName(element) && !hasContentName(element) && element.querySelector('h1') === null) return true;
+  if (shellChrome && hasChromeName(element) && !isComponentPart(element, own) && !hasContentName(element) && element.querySelector('h1') === null) return 'chrome on a shell page';
   const small = nonLinkText(own) < area.nonLink * 0.25 || own.text < 120;
-  if (!small) return false;
-  if (isNamedBoilerplate(element, options)) return own.maxProse < 400;
-  return isPlainBoilerplate(element, own, stats, options);
+  if (!small) return undefined;
+  if (isNamedBoilerplate(element, own, options)) return own.maxProse < 400 ? 'named boilerplate' : undefined;
+  return isPlainBoilerplate(element, own, stats, options) ? 'plain boilerplate' : undefined;
 }
 
 /**
@@ -176,6 +186,18 @@ function isInlineInText(element: Element): boolean {
 
 const parentHasWords = new WeakMap<Element, boolean>();
 
+/** A widget named by its heading ("Similar items") goes unless it is a large part of the area. */
+function smallWidget(heading: Element, stats: StatsMap, root: Element, area: AreaSize): Element[] {
+  const widget = recommendationWidget(heading, stats, root);
+  const nonLink = widget.reduce((sum, element) => sum + nonLinkText(stats.get(element)), 0);
+  return nonLink < area.nonLink * 0.4 ? widget : [];
+}
+
+function withReason(element: Element, rule: string, cause: Element, options: PruneOptions): Element {
+  options.reasons?.set(element, `${rule} (${cause === element ? 'itself' : `${cause.localName}.${cause.getAttribute('class') ?? ''} inside`})`);
+  return element;
+}
+
 /**
  * Adds the boilerplate under `roots` to `pruned` (whose members are not looked into again) and
  * returns what it added.
@@ -191,8 +213,11 @@ export function pruneBoilerplate(roots: Element[], stats: StatsMap, options: Pru
       const own = stats.get(child);
       if (!own || own.text === 0 || pruned.has(child)) continue;
       if (isInlineInText(child)) continue;
-      if (isBoilerplate(child, own, stats, options, area)) found.push(orphanContainer(child, stats, root));
-      else visit(child, root);
+      const rule = boilerplateRule(child, own, stats, options, area);
+      if (rule) found.push(withReason(orphanContainer(child, stats, root), rule, child, options));
+      else if (isRecommendationHeading(child, stats)) {
+        for (const element of smallWidget(child, stats, root, area)) found.push(withReason(element, 'recommendation heading', child, options));
+      } else visit(child, root);
     }
   };
   for (const root of roots) visit(root, root);

@@ -21,6 +21,15 @@ function tokenise(name: string): string[] {
     .filter((token) => token.length > 0);
 }
 
+function cachedTokens(name: string): string[] {
+  let tokens = tokensByName.get(name);
+  if (!tokens) {
+    tokens = tokenise(name);
+    tokensByName.set(name, tokens);
+  }
+  return tokens;
+}
+
 export function nameTokens(element: Element): string[] {
   let tokens = tokenCache.get(element);
   if (!tokens) {
@@ -28,12 +37,7 @@ export function nameTokens(element: Element): string[] {
     const id = element.id;
     if (!classes && !id) tokens = NO_TOKENS;
     else {
-      const name = `${classes ?? ''} ${id}`;
-      tokens = tokensByName.get(name);
-      if (!tokens) {
-        tokens = tokenise(name);
-        tokensByName.set(name, tokens);
-      }
+      tokens = cachedTokens(`${classes ?? ''} ${id}`);
     }
     tokenCache.set(element, tokens);
   }
@@ -94,6 +98,36 @@ const CHROME_TAGS = new Set(['nav', 'footer', 'aside', 'header']);
 
 export function hasChromeName(element: Element): boolean {
   return hasToken(element, CHROME_WORDS);
+}
+
+/** Words that name the top or bottom part of anything: a page, but also a card or a section. */
+const PART_WORDS = new Set(['header', 'footer']);
+
+/** Words that make a header or footer the page's own ("site-footer", "global-header", "l-header"). */
+const PAGE_WORDS = new Set(['site', 'page', 'global', 'main', 'app', 'layout', 'l', 'primary', 'master', 'website', 'theme', 'top', 'bottom']);
+
+/** A generated suffix after a class's words ("-sc-14uj3bo-2", "__3xYz"), not a word of it. */
+function isSuffixToken(token: string): boolean {
+  return token.length <= 2 || /\d/.test(token);
+}
+
+/**
+ * Named as the header or footer of a component ("card-header", "product-stories-header",
+ * "CustomerCardFooter-sc-e2c04df0-8"), not of the page: in every class naming chrome, that word is
+ * the last word, after the component's name ("footer-group", "footer-links", "site-footer" name page
+ * regions).
+ */
+export function hasComponentPartName(element: Element): boolean {
+  let named = false;
+  for (const name of (element.getAttribute('class') ?? '').split(/\s+/)) {
+    const tokens = cachedTokens(name);
+    const index = tokens.findIndex((token) => CHROME_WORDS.has(token));
+    if (index < 0) continue;
+    if (index === 0 || PAGE_WORDS.has(tokens[0] ?? '') || !PART_WORDS.has(tokens[index] ?? '')) return false;
+    if (!tokens.slice(index + 1).every(isSuffixToken)) return false;
+    named = true;
+  }
+  return named && !cachedTokens(element.id).some((token) => CHROME_WORDS.has(token));
 }
 
 export function hasBoilerplateName(element: Element): boolean {

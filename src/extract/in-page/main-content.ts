@@ -252,7 +252,8 @@ function pruneArticleBody(roots: Element[], stats: StatsMap, options: PruneOptio
 /** Page kinds whose main area may leave their description beside it. */
 const BESIDE_TYPES = new Set<PageType>(['listing', 'product', 'other']);
 
-export function findMainContent(body: Element, keep: (element: Element) => boolean, url: string): MainContent {
+/** `reasons`, for debugging, is filled with the rule that pruned each element. */
+export function findMainContent(body: Element, keep: (element: Element) => boolean, url: string, reasons?: Map<Element, string>): MainContent {
   const stats = measure(body, keep);
   const data = readStructuredData();
   const pageType = detectPageType(data, url);
@@ -264,6 +265,7 @@ export function findMainContent(body: Element, keep: (element: Element) => boole
     keepComments: pageType === 'forum' && !data.types.has('QAPage'),
     productPage: pageType === 'product',
     articleBody: false,
+    ...(reasons ? { reasons } : {}),
   };
   discountPruned(pruneBoilerplate([area], stats, areaOptions, pruned), stats);
   const scores = scoreCandidates(area, liveElements(area, stats, pruned), stats);

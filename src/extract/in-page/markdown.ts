@@ -1,3 +1,4 @@
+import { HARD_BREAK, InlineRun } from './inline-run.js';
 import { serializeTable } from './markdown-table.js';
 import { collapseWhitespace, escapeInline, escapeLineStart } from './text.js';
 import { absoluteUrl, imageSource } from './urls.js';
@@ -23,9 +24,6 @@ export interface MarkdownContext {
 
 /** Only blocks this long count as copies: a short line (a label, a meal) may repeat on purpose. */
 const REPEAT_MIN_CHARS = 240;
-
-/** Marks a `<br>` inside inline text until the paragraph is finished. */
-const HARD_BREAK = '\u0000';
 
 export const BLOCK_TAGS = new Set([
   'address', 'article', 'aside', 'blockquote', 'body', 'center', 'dd', 'details', 'dialog', 'dir', 'div', 'dl', 'dt',
@@ -120,15 +118,15 @@ export function childBlocks(parent: Element, context: MarkdownContext): string[]
   const blocks: string[] = [];
   /** The block list of the one child that wrote every block so far; passed on unchanged. */
   let only: string[] | undefined;
-  let inline = '';
+  const inline = new InlineRun();
   const flush = () => {
-    const paragraph = finishParagraph(inline);
+    const paragraph = finishParagraph(inline.text);
     if (paragraph) blocks.push(paragraph);
-    inline = '';
+    inline.clear();
   };
   for (let node = parent.firstChild; node; node = node.nextSibling) {
     if (node.nodeType === Node.TEXT_NODE) {
-      inline += escapeInline(node.nodeValue ?? '');
+      inline.add(node, escapeInline(node.nodeValue ?? ''));
     } else if (node.nodeType === Node.ELEMENT_NODE) {
       const element = node as Element;
       if (!context.keep(element)) continue;
@@ -142,7 +140,7 @@ export function childBlocks(parent: Element, context: MarkdownContext): string[]
         only = undefined;
         blocks.push(...linkedBlocks(element as HTMLAnchorElement, context));
       } else {
-        inline += inlineMarkdown(element, context);
+        inline.add(element, inlineMarkdown(element, context));
       }
     }
   }
@@ -277,14 +275,14 @@ function codeBlock(element: Element): string {
 
 /** Inline markdown of an element's children (text and inline elements). */
 export function inlineChildren(element: Element, context: MarkdownContext): string {
-  let out = '';
+  const run = new InlineRun();
   for (let node = element.firstChild; node; node = node.nextSibling) {
-    if (node.nodeType === Node.TEXT_NODE) out += escapeInline(node.nodeValue ?? '');
+    if (node.nodeType === Node.TEXT_NODE) run.add(node, escapeInline(node.nodeValue ?? ''));
     else if (node.nodeType === Node.ELEMENT_NODE && context.keep(node as Element)) {
-      out += inlineMarkdown(node as Element, context);
+      run.add(node, inlineMarkdown(node as Element, context));
     }
   }
-  return out;
+  return run.text;
 }
 
 function wrap(inner: string, mark: string): string {
@@ -353,17 +351,6 @@ export function inlineMarkdown(element: Element, context: MarkdownContext): stri
     case 'wbr':
       return '';
     default:
-      return isLaidOutAsBlock(element) ? ` ${inlineChildren(element, context)} ` : inlineChildren(element, context);
+      return inlineChildren(element, context);
   }
-}
-
-const INLINE_DISPLAY = /^(inline|inline-block|inline-flex|inline-grid|contents|none)$/;
-
-/**
- * A `<span>` the page styles as a block or flex box shows on its own line ("Brand" over "Name"):
- * its words must not run into the next ones. A floated drop cap ("T" + "he") is not such a line.
- */
-function isLaidOutAsBlock(element: Element): boolean {
-  const style = getComputedStyle(element);
-  return !INLINE_DISPLAY.test(style.display) && style.float === 'none';
 }

@@ -1,0 +1,52 @@
+import type { StatsMap } from './measure.js';
+
+/**
+ * Widgets about other pages that shops and publishers head with the same few words ("Similar
+ * items", "You may also like", "Customers also viewed", "Related searches") whatever their class
+ * names are (often generated). The heading names the widget; the widget is the smallest ancestor
+ * that the heading opens and that holds more than the heading.
+ */
+
+const RECOMMENDATION_HEADING =
+  /^(?:similar (?:items|products)|(?:you|we think you) (?:may|might|will) (?:also )?(?:like|love|enjoy)|related (?:products|items|searches|pages)|customers (?:also|who) (?:bought|viewed|purchased)|(?:people|others|shoppers)(?: like you)? (?:also|who) (?:bought|viewed|searched|search)|frequently bought together|recently viewed|recommended (?:for you|products)|explore related|compare similar|shop similar|sponsored (?:content|products|items))\b/i;
+
+const HEADING_TAGS = new Set(['h1', 'h2', 'h3', 'h4', 'h5', 'h6']);
+
+/** At most this many characters of heading ("Similar items you may like (24)"). */
+const MAX_HEADING = 60;
+
+export function isRecommendationHeading(element: Element, stats: StatsMap): boolean {
+  if (!HEADING_TAGS.has(element.localName) && element.getAttribute('role') !== 'heading') return false;
+  if ((stats.get(element)?.text ?? 0) > MAX_HEADING) return false;
+  return RECOMMENDATION_HEADING.test((element.textContent ?? '').trim());
+}
+
+/** The first child holding measured text. */
+function firstWithText(parent: Element, stats: StatsMap): Element | null {
+  for (let child = parent.firstElementChild; child; child = child.nextElementSibling) {
+    if ((stats.get(child)?.text ?? 0) > 0) return child;
+  }
+  return null;
+}
+
+/**
+ * The widget a recommendation heading opens: climb while the heading (or the part holding it) is
+ * the parent's first text, until the part holds the widget's content and the parent adds more
+ * than a little ("See all" links) to it. Never `stop` itself.
+ */
+export function recommendationWidget(heading: Element, stats: StatsMap, stop: Element): Element[] {
+  const headingText = stats.get(heading)?.text ?? 0;
+  const holdsContent = (element: Element) => (stats.get(element)?.text ?? 0) > headingText + 40;
+  let current = heading;
+  for (let parent = heading.parentElement; parent && parent !== stop; parent = parent.parentElement) {
+    if (firstWithText(parent, stats) !== current) break;
+    if (holdsContent(current) && (stats.get(parent)?.text ?? 0) > (stats.get(current)?.text ?? 0) * 1.2) break;
+    current = parent;
+  }
+  if (holdsContent(current)) return [current];
+  // A heading set beside its widget rather than in it: the widget is what comes next, when it is
+  // mostly links (cards, searches).
+  const next = current.nextElementSibling;
+  const nextStats = next ? stats.get(next) : undefined;
+  return next && nextStats && nextStats.linkText >= nextStats.text * 0.3 ? [current, next] : [current];
+}
