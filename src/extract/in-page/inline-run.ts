@@ -21,7 +21,14 @@ function isLaidOutAsBlock(element: Element): boolean {
 }
 
 /** Markdown a piece may open with before its first word character (link, emphasis, escapes). */
-const LEADING_MARKUP = /^[[*_~`\\]+/;
+const LEADING_MARKUP = '[*_~`\\';
+
+/** The first character of `markdown` after its leading markup (a scan, not a regex: run per piece). */
+function firstCharacter(markdown: string): string {
+  let index = 0;
+  while (index < markdown.length && LEADING_MARKUP.includes(markdown.charAt(index))) index++;
+  return markdown.charAt(index);
+}
 const SPACE = /\s/;
 /** Marks a `<br>` inside inline text until the paragraph is finished. */
 export const HARD_BREAK = '\u0000';
@@ -72,7 +79,7 @@ export class InlineRun {
     const last = this.last;
     this.last = node;
     if (last !== null) {
-      const first = markdown.replace(LEADING_MARKUP, '').charAt(0);
+      const first = firstCharacter(markdown);
       if (first && !SPACE.test(first) && first !== HARD_BREAK) {
         const end = lastChar(last);
         if (end && !SPACE.test(end) && isShownApart(last, node, end, first)) this.text += ' ';
