@@ -8,6 +8,7 @@ import {
   hasLetterOrDigit,
   lowerCaseLetterRuns,
   lowerCaseWords,
+  markdownText,
   needsUnicodeWords,
 } from '../../src/extract/in-page/text.js';
 
@@ -63,6 +64,22 @@ describe('word helpers', () => {
     expect(escapeInline('_a_ snake_case')).toBe('\\_a\\_ snake_case');
     expect(escapeInline('_é_ naïve_case – x')).toBe('\\_é\\_ naïve_case – x');
     expect(escapeInline('*[x]* <b>')).toBe('\\*\\[x\\]\\* \\<b>');
+  });
+
+  it('leaves link targets and images out of the text a reader sees', () => {
+    expect(markdownText('See [the guide](https://example.com/a%20b) and ![a chart](https://example.com/c.png) now')).toBe(
+      'See [the guide  and   now',
+    );
+  });
+
+  // A page controls the text these run over, on the Node side: quadratic patterns would hold the
+  // event loop for minutes on these (a 200 000 character line took 27 s with `/\s+$/`).
+  it('stays linear on text built to make patterns backtrack', () => {
+    const spaces = `a${' '.repeat(200_000)}b`;
+    expect(finishMarkdown(`${spaces}  \nnext \n`) === `${spaces}  \nnext`).toBe(true);
+    const brackets = `x${'](a'.repeat(200_000)}`;
+    expect(markdownText(brackets) === brackets).toBe(true);
+    expect(countWords(markdownText(brackets))).toBe(200_001);
   });
 
   it('finishes a document: trailing spaces, blank-line runs and the ends', () => {

@@ -87,20 +87,28 @@ export function countWordsUpTo(text: string, limit: number): number {
   return count;
 }
 
-/** The text a reader sees in markdown: link targets and images left out. */
+/**
+ * The text a reader sees in markdown: link targets and images left out. The targets the writer
+ * makes hold no parentheses or whitespace (they are percent-encoded), so a failed match stops at
+ * the next one: linear even on page text full of "](" (a `[^)]*` scan made that quadratic).
+ */
 export function markdownText(markdown: string): string {
-  return markdown.replace(/!\[[^\]]*\]\([^)]*\)/g, ' ').replace(/\]\([^)]*\)/g, ' ');
+  return markdown.replace(/!\[[^[\]]*\]\([^()\s]*\)/g, ' ').replace(/\]\([^()\s]*\)/g, ' ');
 }
 
 /**
  * The last pass over a whole document: trailing whitespace goes (a hard break's two spaces
  * stay), runs of blank lines become one, the ends are trimmed. Plain string work, so it runs
- * on the Node side, where it is compiled once, not in each page.
+ * on the Node side, where it is compiled once, not in each page; and in linear time, as a page
+ * controls the text (`/\s+$/` is quadratic on a line with a long inner run of spaces).
  */
 export function finishMarkdown(markdown: string): string {
   return markdown
     .split('\n')
-    .map((line) => (line.endsWith('  ') && line.trim() ? line.replace(/\s+$/, '  ') : line.replace(/\s+$/, '')))
+    .map((line) => {
+      const trimmed = line.trimEnd();
+      return trimmed && line.endsWith('  ') ? `${trimmed}  ` : trimmed;
+    })
     .join('\n')
     .replace(/\n{3,}/g, '\n\n')
     .trim();
