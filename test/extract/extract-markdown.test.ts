@@ -81,6 +81,17 @@ describe('markdown structure', () => {
     expect(based).toContain('![lazy](https://cdn.example.net/root/lazy.jpg)');
   });
 
+  it('percent-encodes parentheses in every link target, card links included', async () => {
+    const md = await markdownOf(
+      '<p>See <a href="/wiki/Mercury_(planet)">Mercury</a>.</p>' +
+        '<a href="/wiki/Venus_(planet)"><h3>Venus</h3><p>The second planet from the Sun.</p></a>' +
+        '<p><img src="/img/earth (1).png" alt="Earth"></p>',
+    );
+    expect(md).toContain('[Mercury](https://example.com/wiki/Mercury_%28planet%29)');
+    expect(md).toContain('### [Venus](https://example.com/wiki/Venus_%28planet%29)');
+    expect(md).toContain('![Earth](https://example.com/img/earth%20%281%29.png)');
+  });
+
   it('leaves out empty links, script-only links and invisible or non-content elements', async () => {
     const md = await markdownOf(
       '<p>Keep <a href="/x"></a><a href="/y"> </a><a href="javascript:void(0)">plain</a> <a href="#top">anchor</a></p>' +

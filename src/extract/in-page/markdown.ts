@@ -166,7 +166,7 @@ function linkedBlocks(anchor: HTMLAnchorElement, context: MarkdownContext): stri
   if (index < 0) return blocks;
   const block = blocks[index] ?? '';
   const prefix = /^#{1,6} /.exec(block)?.[0] ?? '';
-  blocks[index] = `${prefix}[${block.slice(prefix.length)}](${href})`;
+  blocks[index] = `${prefix}[${block.slice(prefix.length)}](${markdownTarget(href)})`;
   return blocks;
 }
 
@@ -307,6 +307,14 @@ function linkTarget(anchor: Element, context: MarkdownContext): string {
   return absoluteUrl(href, context.base);
 }
 
+/**
+ * A URL as a link or image target: parentheses and whitespace, which would end it, percent-encoded
+ * (by hand for the parentheses: `encodeURIComponent` leaves them as they are).
+ */
+function markdownTarget(url: string): string {
+  return url.replace(/[()\s]/g, (character) => (character === '(' ? '%28' : character === ')' ? '%29' : encodeURIComponent(character)));
+}
+
 function link(anchor: Element, context: MarkdownContext): string {
   const inner = inlineChildren(anchor, context);
   const href = linkTarget(anchor, context);
@@ -314,7 +322,7 @@ function link(anchor: Element, context: MarkdownContext): string {
   if (!text) return '';
   if (!href) return inner;
   const match = /^(\s*)[\s\S]*?(\s*)$/.exec(collapseWhitespace(inner));
-  return `${match?.[1] ?? ''}[${text}](${href.replace(/[()\s]/g, encodeURIComponent)})${match?.[2] ?? ''}`;
+  return `${match?.[1] ?? ''}[${text}](${markdownTarget(href)})${match?.[2] ?? ''}`;
 }
 
 function isPixel(element: Element): boolean {
@@ -328,7 +336,7 @@ function image(element: Element, context: MarkdownContext): string {
   const source = imageSource(element, context.base);
   if (!source) return '';
   const alt = singleLine(escapeInline((element.getAttribute('alt') ?? '').replace(/[[\]]/g, '')));
-  return `![${alt}](${source.replace(/[()\s]/g, encodeURIComponent)})`;
+  return `![${alt}](${markdownTarget(source)})`;
 }
 
 /** Inline markdown of one inline element. */
