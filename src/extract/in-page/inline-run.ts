@@ -1,4 +1,4 @@
-import { needsUnicodeWords } from './text.js';
+import { patternFor, type WordPattern } from './text.js';
 
 /**
  * Inline markdown pieces (text runs and inline elements) joined into one run. Where two pieces
@@ -29,17 +29,17 @@ function firstCharacter(markdown: string): string {
   while (index < markdown.length && LEADING_MARKUP.includes(markdown.charAt(index))) index++;
   return markdown.charAt(index);
 }
+
 const SPACE = /\s/;
 /** Marks a `<br>` inside inline text until the paragraph is finished. */
 export const HARD_BREAK = '\u0000';
-/** Inside a word these meet only across a layout break: "MerrellMoab", "108MSRP", "Weight12". */
-const CASE_BREAK = /^(?:[\p{Ll}\p{N}]\p{Lu}|\p{L}\p{N})$/u;
-/** The same for ASCII, which needs no Unicode class compiled (see text.ts). */
-const ASCII_CASE_BREAK = /^(?:[a-z0-9][A-Z]|[A-Za-z][0-9])$/;
 
-function isCaseBreak(pair: string): boolean {
-  return needsUnicodeWords(pair) ? CASE_BREAK.test(pair) : ASCII_CASE_BREAK.test(pair);
-}
+/** Inside a word these meet only across a layout break: "MerrellMoab", "108MSRP", "Weight12". */
+const CASE_BREAK: WordPattern = {
+  unicode: /^(?:[\p{Ll}\p{N}]\p{Lu}|\p{L}\p{N})$/u,
+  ascii: /^(?:[a-z0-9][A-Z]|[A-Za-z][0-9])$/,
+};
+
 /** Sub- and superscripts sit against their word on purpose (H2O, 1st, a footnote mark). */
 const ATTACHED_TAGS = new Set(['sub', 'sup']);
 /**
@@ -53,8 +53,8 @@ function lastChar(node: Node): string {
   return text.slice(-1);
 }
 
-function isElement(node: Node | null): node is Element {
-  return node !== null && node.nodeType === Node.ELEMENT_NODE;
+function isElement(node: Node): node is Element {
+  return node.nodeType === Node.ELEMENT_NODE;
 }
 
 function isStyledBlock(node: Node): boolean {
@@ -65,7 +65,8 @@ function isStyledBlock(node: Node): boolean {
 function isShownApart(previous: Node, next: Node, end: string, first: string): boolean {
   if (isStyledBlock(previous) || isStyledBlock(next)) return true;
   if (!isElement(previous) || !isElement(next) || ATTACHED_TAGS.has(previous.localName) || ATTACHED_TAGS.has(next.localName)) return false;
-  return isCaseBreak(end + first);
+  const pair = end + first;
+  return patternFor(pair, CASE_BREAK).test(pair);
 }
 
 export class InlineRun {

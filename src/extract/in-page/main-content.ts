@@ -164,6 +164,9 @@ function withSiblings(top: Element, scores: Map<Element, number>, stats: StatsMa
   return roots;
 }
 
+/** A paragraph of this many characters is prose, not a label or a line of chrome. */
+const PROSE_BESIDE_AREA = 300;
+
 /**
  * A category or product page often sets its description (the category's buying guide, the
  * product's long text) beside `<main>` rather than in it, which then only holds the grid or the
@@ -191,9 +194,6 @@ function isVariedText(element: Element): boolean {
   const words = lowerCaseWords(element.textContent ?? '');
   return new Set(words).size >= words.length * 0.2;
 }
-
-/** A paragraph of this many characters is prose, not a label or a line of chrome. */
-const PROSE_BESIDE_AREA = 300;
 
 /** Narrow to the article body when the page is prose-shaped and that body holds most of it. */
 function narrowingThreshold(pageType: PageType): number {

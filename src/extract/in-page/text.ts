@@ -19,22 +19,42 @@ export function needsUnicodeWords(text: string): boolean {
   return BEYOND_ASCII_WORDS.test(text);
 }
 
+/** One pattern in its two forms; `ascii` must match exactly what `unicode` does on ASCII text. */
+export interface WordPattern {
+  unicode: RegExp;
+  ascii: RegExp;
+}
+
+/** The form of `pattern` to run on `text`. Global patterns are shared: `match` and `replace` reset them. */
+export function patternFor(text: string, pattern: WordPattern): RegExp {
+  return needsUnicodeWords(text) ? pattern.unicode : pattern.ascii;
+}
+
+const LETTER_OR_DIGIT: WordPattern = { unicode: /[\p{L}\p{N}]/u, ascii: /[A-Za-z0-9]/ };
+/** Lower-case runs only: the patterns run on lower-cased text. */
+const LETTER_OR_DIGIT_RUNS: WordPattern = { unicode: /[\p{L}\p{N}]+/gu, ascii: /[a-z0-9]+/g };
+const LETTER_RUNS: WordPattern = { unicode: /\p{L}+/gu, ascii: /[a-z]+/g };
+const WORD_RUNS: WordPattern = { unicode: /[\p{L}\p{N}_]+/gu, ascii: /[A-Za-z0-9_]+/g };
+const UNDERSCORE_AT_WORD_EDGE: WordPattern = {
+  unicode: /(?<![\p{L}\p{N}])_|_(?![\p{L}\p{N}])/gu,
+  ascii: /(?<![A-Za-z0-9])_|_(?![A-Za-z0-9])/g,
+};
+
 /** Letters and digits, in any script: \p{L} and \p{N}. */
 export function hasLetterOrDigit(text: string): boolean {
-  if (/[A-Za-z0-9]/.test(text)) return true;
-  return needsUnicodeWords(text) && /[\p{L}\p{N}]/u.test(text);
+  return LETTER_OR_DIGIT.ascii.test(text) || patternFor(text, LETTER_OR_DIGIT).test(text);
 }
 
 /** The runs of letters and digits of `text`, lower-cased. */
 export function lowerCaseWords(text: string): string[] {
   const lower = text.toLowerCase();
-  return (needsUnicodeWords(lower) ? lower.match(/[\p{L}\p{N}]+/gu) : lower.match(/[a-z0-9]+/g)) ?? [];
+  return lower.match(patternFor(lower, LETTER_OR_DIGIT_RUNS)) ?? [];
 }
 
 /** The runs of letters only (no digits) of `text`, lower-cased. */
 export function lowerCaseLetterRuns(text: string): string[] {
   const lower = text.toLowerCase();
-  return (needsUnicodeWords(lower) ? lower.match(/\p{L}+/gu) : lower.match(/[a-z]+/g)) ?? [];
+  return lower.match(patternFor(lower, LETTER_RUNS)) ?? [];
 }
 
 const WHITESPACE_RUN = /[ \t\n\r\f\u00a0]+/g;
@@ -55,9 +75,7 @@ export function escapeInline(text: string): string {
 
 /** `_` only opens or closes emphasis at a word edge; inside a word (snake_case) it stays. */
 function escapeUnderscores(text: string): string {
-  return needsUnicodeWords(text)
-    ? text.replace(/(?<![\p{L}\p{N}])_|_(?![\p{L}\p{N}])/gu, '\\_')
-    : text.replace(/(?<![A-Za-z0-9])_|_(?![A-Za-z0-9])/g, '\\_');
+  return text.replace(patternFor(text, UNDERSCORE_AT_WORD_EDGE), '\\_');
 }
 
 /** A line that could open block syntax: a marker, a digit or a rule character first. */
@@ -76,12 +94,13 @@ export function escapeLineStart(line: string): string {
 
 /** Words: runs of letters, digits and `_`. */
 export function countWords(text: string): number {
-  return ((needsUnicodeWords(text) ? text.match(/[\p{L}\p{N}_]+/gu) : text.match(/[A-Za-z0-9_]+/g)) ?? []).length;
+  return text.match(patternFor(text, WORD_RUNS))?.length ?? 0;
 }
 
 /** `countWords`, stopping at `limit` (a near-empty check need not count a long page). */
 export function countWordsUpTo(text: string, limit: number): number {
-  const word = needsUnicodeWords(text) ? /[\p{L}\p{N}_]+/gu : /[A-Za-z0-9_]+/g;
+  // A copy: stepping with `exec` leaves the shared pattern's `lastIndex` where it stopped.
+  const word = new RegExp(patternFor(text, WORD_RUNS));
   let count = 0;
   while (count < limit && word.exec(text) !== null) count++;
   return count;
