@@ -5,7 +5,7 @@ import { performance } from 'node:perf_hooks';
 import { fileURLToPath } from 'node:url';
 import { gunzipSync } from 'node:zlib';
 import { type Browser, type BrowserContext, chromium, type Page } from 'playwright-core';
-import { RENDERER_V8_FLAGS } from '../src/browser/chromium-process.js';
+import { FEATURE_LAUNCH_OPTIONS, RENDERER_V8_FLAGS } from '../src/browser/chromium-process.js';
 import { extractMarkdown, prepareExtractor } from '../src/extract/extract.js';
 import { bundlePageFunction, runPageFunction, siblingModule } from '../src/extract/page-script.js';
 import { BASELINE_CHROMIUM_ARGS } from './baseline-chromium.js';
@@ -22,8 +22,11 @@ import { BASELINE_CHROMIUM_ARGS } from './baseline-chromium.js';
 
 /** The shared scorer, beside the project folder (`../shared/bench`). */
 const SCORER = fileURLToPath(new URL('../../shared/bench/score-extraction.mjs', import.meta.url));
-/** The renderer tuning the service launches Chromium with applies here too: the same extraction, the same V8. */
-export const CHROMIUM_ARGS = [...BASELINE_CHROMIUM_ARGS, ...RENDERER_V8_FLAGS];
+/**
+ * The renderer tuning and feature switch the service launches Chromium with apply here too: the
+ * same extraction, the same V8, no per-window browser UI competing for the CPU.
+ */
+export const CHROMIUM_ARGS = [...BASELINE_CHROMIUM_ARGS, ...RENDERER_V8_FLAGS, ...FEATURE_LAUNCH_OPTIONS.args];
 
 export interface BenchOptions {
   dataDir: string;
@@ -189,7 +192,11 @@ function parseArgs(argv: string[]): BenchOptions & { scorerArgs: string[] } {
 
 async function main(): Promise<void> {
   const options = parseArgs(process.argv.slice(2));
-  const browser = await chromium.launch({ executablePath: '/usr/bin/chromium', args: CHROMIUM_ARGS });
+  const browser = await chromium.launch({
+    executablePath: '/usr/bin/chromium',
+    args: CHROMIUM_ARGS,
+    ignoreDefaultArgs: FEATURE_LAUNCH_OPTIONS.ignoreDefaultArgs,
+  });
   let timings: PageTiming[];
   try {
     timings = await runExtractionBench(browser, options);

@@ -2,7 +2,13 @@ import { type ChildProcess, spawn } from 'node:child_process';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { killChromiumLeftovers, processesUsingProfile, QUIET_FLAGS, UDP_OFF_FLAGS } from '../../src/browser/chromium-process.js';
+import {
+  killChromiumLeftovers,
+  processesUsingProfile,
+  QUIET_FLAGS,
+  UDP_OFF_FLAGS,
+  UNUSED_BROWSER_UI_FEATURES,
+} from '../../src/browser/chromium-process.js';
 import { loadConfig } from '../../src/config.js';
 
 /** A Chromium started as a browser host would run it: its own process, a CDP port on loopback. */
@@ -20,9 +26,18 @@ export interface RemoteChromiumHost {
 
 /**
  * The flags the README asks browser hosts for: the egress guard's UDP switches, no background
- * traffic, and --enable-automation so Pluck can read and check the flags on connect.
+ * traffic, no per-window browser UI, and --enable-automation so Pluck can read and check the
+ * flags on connect.
  */
-export const BROWSER_HOST_FLAGS = ['--headless', '--no-sandbox', '--disable-gpu', '--enable-automation', ...UDP_OFF_FLAGS, ...QUIET_FLAGS];
+export const BROWSER_HOST_FLAGS = [
+  '--headless',
+  '--no-sandbox',
+  '--disable-gpu',
+  '--enable-automation',
+  ...UDP_OFF_FLAGS,
+  ...QUIET_FLAGS,
+  `--disable-features=${UNUSED_BROWSER_UI_FEATURES.join(',')}`,
+];
 
 /** Starts Chromium with `--remote-debugging-port` (0 = any) and waits for "DevTools listening on". */
 export async function startRemoteChromiumHost(options: { port?: number; extraFlags?: string[] } = {}): Promise<RemoteChromiumHost> {

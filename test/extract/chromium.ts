@@ -1,11 +1,16 @@
 import { type Browser, chromium, type Page } from 'playwright-core';
 import { BASELINE_CHROMIUM_ARGS } from '../../scripts/baseline-chromium.js';
+import { FEATURE_LAUNCH_OPTIONS } from '../../src/browser/chromium-process.js';
 
-/** One real Chromium per test file, with the flags this offline machine needs (the egress guard's are tested elsewhere). */
+/**
+ * One real Chromium per test file, with the flags this offline machine needs and without the
+ * per-window browser UI the service turns off (the egress guard's flags are tested elsewhere).
+ */
 export function launchChromium(): Promise<Browser> {
   return chromium.launch({
     executablePath: '/usr/bin/chromium',
-    args: BASELINE_CHROMIUM_ARGS,
+    args: [...BASELINE_CHROMIUM_ARGS, ...FEATURE_LAUNCH_OPTIONS.args],
+    ignoreDefaultArgs: FEATURE_LAUNCH_OPTIONS.ignoreDefaultArgs,
   });
 }
 
