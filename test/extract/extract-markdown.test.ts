@@ -315,6 +315,18 @@ describe('main content', () => {
     expect(md).not.toContain('Copyright');
   });
 
+  it('keeps the product grid of a page that calls itself a group of products (og:type product.group)', async () => {
+    const card = (n: number) => `<li class="card"><a href="/hp/${n}">Studio headphone ${n}</a><ul><li>Closed-back</li></ul></li>`;
+    const md = await markdownOf(
+      `<main><h1>Studio headphones</h1><ul class="grid">${[1, 2, 3, 4, 5, 6, 7, 8].map(card).join('')}</ul>` +
+        `<p>${PROSE} ${PROSE} ${PROSE} Closed headphones isolate best.</p></main>`,
+      { onlyMainContent: true, url: 'https://example.com/gb/studio_headphones.html' },
+      '<meta property="og:type" content="product.group">',
+    );
+    expect(md).toContain('Studio headphone 5');
+    expect(md).toContain('Closed headphones isolate best.');
+  });
+
   it('drops widgets headed "Similar items" or "Customers also viewed", in the heading or after it', async () => {
     const card = (n: number) => `<div class="c1"><a href="/p/${n}">Other lamp ${n}</a><span>$${n}9.99</span><span>Free delivery</span></div>`;
     const cards = [1, 2, 3, 4].map(card).join('');

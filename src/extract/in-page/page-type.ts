@@ -107,6 +107,8 @@ export function detectPageType(data: StructuredData, url: string): PageType {
   if (count(data.types, FORUM_TYPES) > 0 || FORUM_GENERATORS.test(generator)) return 'forum';
   if (count(data.types, LISTING_PAGE_TYPES) > 0) return 'listing';
   if (count(data.types, ARTICLE_TYPES) > 0) return 'article';
+  // Open Graph's `product.group` is a group of products: a shop's category page.
+  if (ogType === 'product.group') return 'listing';
   if (products === 1 || ogType.startsWith('product')) return 'product';
   if (count(data.types, LISTING_TYPES) > 0 || products > 2) return 'listing';
   if (count(data.types, ['TechArticle', 'APIReference']) > 0 || DOCS_GENERATORS.test(generator)) return 'docs';
