@@ -373,6 +373,21 @@ describe('main content', () => {
     expect(md).not.toContain('We care about your privacy');
   });
 
+  it('drops a cookie notice and a sign-in prompt whatever they are named, not a paragraph about cookies', async () => {
+    const md = await markdownOf(
+      `<main><h1>Clearing your browser</h1><p>${PROSE}</p>` +
+        '<p>We recommend that you clear your cookies in the browser settings before you accept the new terms.</p>' +
+        '<div class="x1"><div class="x2">Sign in to add this item to your wishlist.</div></div>' +
+        `<p>${PROSE} Restart the browser afterwards.</p>` +
+        '<div class="q1" role="alert">This site uses cookies from Google to deliver its services. By using this site, you agree to its use of cookies. <a href="/ok">OK</a></div></main>',
+      { onlyMainContent: true },
+    );
+    expect(md).toContain('clear your cookies in the browser settings');
+    expect(md).toContain('Restart the browser afterwards.');
+    expect(md).not.toContain('Sign in to add');
+    expect(md).not.toContain('This site uses cookies');
+  });
+
   it('drops a sign-up box named as chrome even when the page holds little else', async () => {
     const md = await markdownOf(
       '<div class="collection"><h1>Down jackets</h1><p>No products found in this collection, try again soon.</p></div>' +

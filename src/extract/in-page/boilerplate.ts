@@ -124,6 +124,31 @@ function isCommentSection(element: Element, options: PruneOptions): boolean {
   return element.querySelector('h1') === null;
 }
 
+const COOKIES = /\bcookies?\b/i;
+/** The site speaking of itself: "we use", "our partners", "by using this site". */
+const SITE_VOICE = /\b(?:we|our|us|this (?:web)?site|by (?:using|continuing|clicking|browsing))\b/i;
+const CONSENT_WORDS = /\b(?:accept|agree|consent|allow|withdraw|opt[- ]?out|preferences|settings|personali[sz]ed)\b/i;
+/** "Sign in to add this item to your wishlist", "You're not signed in!" */
+const SIGN_IN_PROMPT = /^(?:please )?(?:sign|log) ?in (?:to|for)\b|^you(?:'re|’re| are) not (?:signed|logged) in\b/i;
+/** Longer than this, a container is a section of a page (a privacy policy), not a notice. */
+const MAX_NOTICE = 600;
+/** Notices are boxes; a paragraph or a list item is text (an article about cookies, a how-to step). */
+const NOTICE_TAGS = new Set(['div', 'section', 'aside', 'dialog', 'form', 'footer', 'header']);
+
+/**
+ * A cookie consent notice ("This site uses cookies from Google...", "By using Medium, you agree
+ * to our Privacy Policy, including cookie policy") or a sign-in prompt, however it is named: the
+ * outermost short box whose words say so.
+ */
+function isSiteNotice(element: Element, own: ElementStats, stats: StatsMap, area: AreaSize): boolean {
+  if (own.text < 20 || own.text > MAX_NOTICE || own.text > area.text * 0.5 || !NOTICE_TAGS.has(element.localName)) return false;
+  const parent = element.parentElement;
+  if (parent && (stats.get(parent)?.text ?? 0) <= MAX_NOTICE && NOTICE_TAGS.has(parent.localName)) return false;
+  const text = (element.textContent ?? '').trim();
+  if (own.text <= 150 && SIGN_IN_PROMPT.test(text)) return true;
+  return COOKIES.test(text) && SITE_VOICE.test(text) && CONSENT_WORDS.test(text);
+}
+
 /** Chrome by name this short is a box (sign-up, links), not a page section. */
 const SMALL_CHROME = 500;
 /** A page with less non-link text than this is a shell: its chrome outweighs what content it has. */
@@ -142,6 +167,7 @@ function boilerplateRule(element: Element, own: ElementStats, stats: StatsMap, o
   // is the page itself.
   if (isOverlay(element)) return !wrapsContent || element.querySelector('h1') === null ? 'overlay' : undefined;
   if (isCommentSection(element, options)) return 'comment section';
+  if (isSiteNotice(element, own, stats, area)) return 'site notice';
   // Site chrome by name on a page with little else (a sign-up box in the footer of an empty shell)
   // is still chrome; only one holding the headline is the page.
   const shellChrome = options.includesChrome && area.nonLink < SHELL_PAGE && own.text < SMALL_CHROME;
