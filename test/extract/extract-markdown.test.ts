@@ -124,6 +124,12 @@ describe('markdown structure', () => {
     );
   });
 
+  it('stays linear on emphasis and links padded with long runs of em spaces', async () => {
+    const pad = '\u2003'.repeat(200_000);
+    const md = await markdownOf(`<p>Start <em>soft${pad}words</em> and <a href="/x">go${pad}there</a> end.</p>`);
+    expect(md.replace(/\u2003+/g, ' ')).toBe('Start *soft words* and [go there](https://example.com/x) end.');
+  }, 10_000);
+
   it('escapes text that would otherwise read as markdown', async () => {
     const md = await markdownOf('<p>1. not a list *nor emphasis* and [no link] &lt;b&gt; snake_case _x_</p><p># not a heading</p>');
     expect(md).toBe('1\\. not a list \\*nor emphasis\\* and \\[no link\\] \\<b> snake_case \\_x\\_\n\n\\# not a heading');

@@ -285,9 +285,18 @@ export function inlineChildren(element: Element, context: MarkdownContext): stri
   return run.text;
 }
 
+/**
+ * The whitespace before, the text, the whitespace after. By trimming: a regex doing the same
+ * backtracks over every whitespace run inside the text, quadratic in a run's length.
+ */
+function edges(text: string): [lead: string, body: string, trail: string] {
+  const start = text.length - text.trimStart().length;
+  const end = Math.max(start, text.trimEnd().length);
+  return [text.slice(0, start), text.slice(start, end), text.slice(end)];
+}
+
 function wrap(inner: string, mark: string): string {
-  const match = /^(\s*)([\s\S]*?)(\s*)$/.exec(inner);
-  const [, lead = '', body = '', trail = ''] = match ?? [];
+  const [lead, body, trail] = edges(inner);
   if (!body) return inner;
   return `${lead}${mark}${body}${mark}${trail}`;
 }
@@ -321,8 +330,8 @@ function link(anchor: Element, context: MarkdownContext): string {
   const text = singleLine(inner);
   if (!text) return '';
   if (!href) return inner;
-  const match = /^(\s*)[\s\S]*?(\s*)$/.exec(collapseWhitespace(inner));
-  return `${match?.[1] ?? ''}[${text}](${markdownTarget(href)})${match?.[2] ?? ''}`;
+  const [lead, , trail] = edges(collapseWhitespace(inner));
+  return `${lead}[${text}](${markdownTarget(href)})${trail}`;
 }
 
 function isPixel(element: Element): boolean {
