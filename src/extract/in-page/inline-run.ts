@@ -48,9 +48,18 @@ const ATTACHED_TAGS = new Set(['sub', 'sup']);
  */
 const PHRASE_TAGS = new Set(['a', 'b', 'strong', 'em', 'i', 'cite', 'dfn', 'del', 's', 'strike', 'code', 'kbd', 'samp', 'tt', 'img', 'br', 'wbr', 'sub', 'sup']);
 
+/**
+ * The last character of `node`'s text (what `textContent` ends with), found from the end: reading
+ * `textContent` would copy the whole subtree at every meeting point, quadratic in nested markup.
+ */
 function lastChar(node: Node): string {
-  const text = node.nodeType === Node.TEXT_NODE ? (node.nodeValue ?? '') : (node.textContent ?? '');
-  return text.slice(-1);
+  if (node.nodeType === Node.TEXT_NODE || node.nodeType === Node.CDATA_SECTION_NODE) return (node.nodeValue ?? '').slice(-1);
+  for (let child = node.lastChild; child; child = child.previousSibling) {
+    if (child.nodeType === Node.COMMENT_NODE || child.nodeType === Node.PROCESSING_INSTRUCTION_NODE) continue;
+    const end = lastChar(child);
+    if (end) return end;
+  }
+  return '';
 }
 
 function isElement(node: Node): node is Element {
