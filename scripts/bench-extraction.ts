@@ -28,6 +28,13 @@ const SCORER = fileURLToPath(new URL('../../shared/bench/score-extraction.mjs', 
  */
 export const CHROMIUM_ARGS = [...BASELINE_CHROMIUM_ARGS, ...RENDERER_V8_FLAGS, ...FEATURE_LAUNCH_OPTIONS.args];
 
+/** How the bench and the debugging scripts beside it launch Chromium. */
+export const BENCH_LAUNCH_OPTIONS = {
+  executablePath: '/usr/bin/chromium',
+  args: CHROMIUM_ARGS,
+  ignoreDefaultArgs: FEATURE_LAUNCH_OPTIONS.ignoreDefaultArgs,
+};
+
 export interface BenchOptions {
   dataDir: string;
   outDir: string;
@@ -192,11 +199,7 @@ function parseArgs(argv: string[]): BenchOptions & { scorerArgs: string[] } {
 
 async function main(): Promise<void> {
   const options = parseArgs(process.argv.slice(2));
-  const browser = await chromium.launch({
-    executablePath: '/usr/bin/chromium',
-    args: CHROMIUM_ARGS,
-    ignoreDefaultArgs: FEATURE_LAUNCH_OPTIONS.ignoreDefaultArgs,
-  });
+  const browser = await chromium.launch(BENCH_LAUNCH_OPTIONS);
   let timings: PageTiming[];
   try {
     timings = await runExtractionBench(browser, options);

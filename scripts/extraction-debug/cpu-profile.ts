@@ -4,7 +4,7 @@ import { gunzipSync } from 'node:zlib';
 import { build } from 'esbuild';
 import { chromium } from 'playwright-core';
 import { siblingModule } from '../../src/extract/page-script.js';
-import { CHROMIUM_ARGS, listStoredPages, openStoredPage } from '../bench-extraction.js';
+import { BENCH_LAUNCH_OPTIONS, listStoredPages, openStoredPage } from '../bench-extraction.js';
 
 /**
  * Sampled CPU profile of the first extraction on each page, self time by function (unminified
@@ -17,7 +17,7 @@ const bundled = await build({
 });
 const code = bundled.outputFiles[0]?.text ?? '';
 const script = `(function (argument) {\n${code}\nreturn __pluckModule.extractInPage(argument);\n})`;
-const browser = await chromium.launch({ executablePath: '/usr/bin/chromium', args: CHROMIUM_ARGS });
+const browser = await chromium.launch(BENCH_LAUNCH_OPTIONS);
 const context = await browser.newContext({ javaScriptEnabled: false });
 const selfTime = new Map<string, number>();
 /** Time with a function anywhere on the stack (each function counted once per sample). */

@@ -3,7 +3,7 @@ import { resolve } from 'node:path';
 import { gunzipSync } from 'node:zlib';
 import { chromium } from 'playwright-core';
 import { bundlePageFunction, runPageFunction } from '../../src/extract/page-script.js';
-import { CHROMIUM_ARGS, listStoredPages, openStoredPage, percentile } from '../bench-extraction.js';
+import { BENCH_LAUNCH_OPTIONS, CHROMIUM_ARGS, listStoredPages, openStoredPage, percentile } from '../bench-extraction.js';
 
 /**
  * Renderer main-thread CPU time of one extraction (Performance.getMetrics ThreadTime), which a
@@ -14,7 +14,7 @@ import { CHROMIUM_ARGS, listStoredPages, openStoredPage, percentile } from '../b
 const [dataDir = '', limit = '40', ...entries] = process.argv.slice(2);
 const scripts = await Promise.all(entries.map((entry) => bundlePageFunction(resolve(entry), 'extractInPage')));
 const extraArgs = process.env.EXTRA_CHROMIUM_ARGS ? process.env.EXTRA_CHROMIUM_ARGS.split('|') : [];
-const browser = await chromium.launch({ executablePath: '/usr/bin/chromium', args: [...CHROMIUM_ARGS.filter((arg) => !extraArgs.length || !arg.startsWith('--js-flags')), ...extraArgs] });
+const browser = await chromium.launch({ ...BENCH_LAUNCH_OPTIONS, args: [...CHROMIUM_ARGS.filter((arg) => !extraArgs.length || !arg.startsWith('--js-flags')), ...extraArgs] });
 const context = await browser.newContext({ javaScriptEnabled: false });
 type Metrics = Record<string, number>;
 const rows: Metrics[][] = entries.map(() => []);

@@ -3,12 +3,12 @@ import { resolve } from 'node:path';
 import { gunzipSync } from 'node:zlib';
 import { chromium } from 'playwright-core';
 import { bundlePageFunction, runPageFunction, siblingModule } from '../../src/extract/page-script.js';
-import { CHROMIUM_ARGS, listStoredPages, openStoredPage } from '../bench-extraction.js';
+import { BENCH_LAUNCH_OPTIONS, listStoredPages, openStoredPage } from '../bench-extraction.js';
 
 /** What the main-content finder chose on some pages: npx tsx scripts/extraction-debug/explain.ts DATA_DIR NAME[,NAME] */
 const [dataDir = '', names = ''] = process.argv.slice(2);
 const script = await bundlePageFunction(siblingModule(import.meta.url, './explain.page'), 'explain');
-const browser = await chromium.launch({ executablePath: '/usr/bin/chromium', args: CHROMIUM_ARGS });
+const browser = await chromium.launch(BENCH_LAUNCH_OPTIONS);
 const context = await browser.newContext({ javaScriptEnabled: false });
 for (const stored of (await listStoredPages(resolve(dataDir))).filter((page) => names.split(',').includes(page.name))) {
   const bytes = await readFile(stored.file);

@@ -1,6 +1,5 @@
 import { chromium } from 'playwright-core';
-import { FEATURE_LAUNCH_OPTIONS } from '../../src/browser/chromium-process.js';
-import { CHROMIUM_ARGS, listStoredPages, percentile, runExtractionBench } from '../bench-extraction.js';
+import { BENCH_LAUNCH_OPTIONS, CHROMIUM_ARGS, listStoredPages, percentile, runExtractionBench } from '../bench-extraction.js';
 
 /**
  * Extraction time under extra Chromium flags (V8 tiers, say), each set run twice in turn on every
@@ -14,7 +13,7 @@ const results = new Map<string, number[]>();
 for (let round = 0; round < 2; round++) {
   for (const flags of flagSets) {
     const args = [...CHROMIUM_ARGS, ...(flags ? flags.split(' ') : [])];
-    const browser = await chromium.launch({ executablePath: '/usr/bin/chromium', args, ignoreDefaultArgs: FEATURE_LAUNCH_OPTIONS.ignoreDefaultArgs });
+    const browser = await chromium.launch({ ...BENCH_LAUNCH_OPTIONS, args });
     const timings = await runExtractionBench(browser, { dataDir: dataDir!, outDir: outDir!, only });
     await browser.close();
     const list = results.get(flags) ?? [];

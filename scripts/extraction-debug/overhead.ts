@@ -4,7 +4,7 @@ import { performance } from 'node:perf_hooks';
 import { gunzipSync } from 'node:zlib';
 import { chromium } from 'playwright-core';
 import { prepareExtractor } from '../../src/extract/extract.js';
-import { CHROMIUM_ARGS, listStoredPages, openStoredPage, percentile } from '../bench-extraction.js';
+import { BENCH_LAUNCH_OPTIONS, listStoredPages, openStoredPage, percentile } from '../bench-extraction.js';
 
 /**
  * Where the round trip of one extraction goes: npx tsx scripts/extraction-debug/overhead.ts DATA_DIR [LIMIT]
@@ -13,7 +13,7 @@ import { CHROMIUM_ARGS, listStoredPages, openStoredPage, percentile } from '../b
  */
 const [dataDir = '', limit = '40'] = process.argv.slice(2);
 const script = await prepareExtractor();
-const browser = await chromium.launch({ executablePath: '/usr/bin/chromium', args: CHROMIUM_ARGS });
+const browser = await chromium.launch(BENCH_LAUNCH_OPTIONS);
 const context = await browser.newContext({ javaScriptEnabled: false });
 const rows: Record<string, number>[] = [];
 const timedCall = (url: string) =>

@@ -5,13 +5,13 @@ import { gunzipSync } from 'node:zlib';
 import { chromium } from 'playwright-core';
 import { prepareExtractor } from '../../src/extract/extract.js';
 import { bundlePageFunction, runPageFunction, siblingModule } from '../../src/extract/page-script.js';
-import { CHROMIUM_ARGS, listStoredPages, openStoredPage, percentile } from '../bench-extraction.js';
+import { BENCH_LAUNCH_OPTIONS, listStoredPages, openStoredPage, percentile } from '../bench-extraction.js';
 
 /** Where extraction time goes: npx tsx scripts/extraction-debug/profile.ts DATA_DIR [LIMIT] */
 const [dataDir = '', limit = '40'] = process.argv.slice(2);
 const script = await bundlePageFunction(siblingModule(import.meta.url, './profile.page'), 'profile');
 await prepareExtractor();
-const browser = await chromium.launch({ executablePath: '/usr/bin/chromium', args: CHROMIUM_ARGS });
+const browser = await chromium.launch(BENCH_LAUNCH_OPTIONS);
 const context = await browser.newContext({ javaScriptEnabled: false });
 const rows: Record<string, number>[] = [];
 for (const stored of (await listStoredPages(resolve(dataDir))).slice(0, Number(limit))) {

@@ -168,13 +168,14 @@ async function findBrowserProcess(marker: string): Promise<{ pid: number; userDa
   return { pid: entry.pid, userDataDir };
 }
 
-interface ProcessEntry {
+export interface ProcessEntry {
   pid: number;
   args: string[];
 }
 
 /** Live processes from /proc (Linux); zombies are skipped, they hold nothing but a pid. */
-async function listProcesses(): Promise<ProcessEntry[]> {
+/** Live processes with their command lines (zombies left out). */
+export async function listProcesses(): Promise<ProcessEntry[]> {
   let names: string[];
   try {
     names = await readdir('/proc');

@@ -1,19 +1,21 @@
 import { randomUUID } from 'node:crypto';
-import { readdir, readFile } from 'node:fs/promises';
 import { type Browser, chromium } from 'playwright-core';
 import { afterAll, describe, expect, it } from 'vitest';
 import { BASELINE_CHROMIUM_ARGS } from '../../scripts/baseline-chromium.js';
-import { type ChromiumProcess, killChromiumLeftovers, launchChromium, PLAYWRIGHT_DISABLED_FEATURES } from '../../src/browser/chromium-process.js';
+import {
+  type ChromiumProcess,
+  killChromiumLeftovers,
+  launchChromium,
+  listProcesses,
+  PLAYWRIGHT_DISABLED_FEATURES,
+} from '../../src/browser/chromium-process.js';
 import { loadConfig } from '../../src/config.js';
 
-/** The command line of the process carrying `tag`, or of process `pid`. */
+/** The command line of the live process carrying `tag`, or of process `pid`. */
 async function commandLine(match: { tag: string } | { pid: number }): Promise<string[]> {
-  if ('pid' in match) return (await readFile(`/proc/${match.pid}/cmdline`, 'utf8')).split('\0');
-  for (const name of (await readdir('/proc')).filter((entry) => /^\d+$/.test(entry))) {
-    const args = (await readFile(`/proc/${name}/cmdline`, 'utf8').catch(() => '')).split('\0');
-    if (args.includes(match.tag)) return args;
-  }
-  throw new Error(`no process carries ${match.tag}`);
+  const found = (await listProcesses()).find((entry) => ('pid' in match ? entry.pid === match.pid : entry.args.includes(match.tag)));
+  if (!found) throw new Error(`no process matches ${JSON.stringify(match)}`);
+  return found.args;
 }
 
 const disabledFeatureSwitches = (args: string[]) => args.filter((arg) => arg.startsWith('--disable-features='));
