@@ -333,6 +333,26 @@ describe('main content', () => {
     expect(md).toContain('Closed headphones isolate best.');
   });
 
+  it('keeps the grid of a shop page tagged og:type product with no product data in it (a category page)', async () => {
+    const card = (n: number) =>
+      `<div class="thumb"><a href="/pot-${n}"><img src="/p.png" alt=""><span>Terracotta pot and saucer, number ${n} size</span></a>` +
+      `<span class="sku">SKU: X5${n}</span><div class="prices"><span>$${n}9.00</span></div></div>`;
+    const cards = [1, 2, 3, 4, 5, 6, 7, 8, 9].map(card).join('');
+    const page = (head: string) =>
+      markdownOf(
+        `<section id="content"><h1>Indoor pots</h1><p>${PROSE} Pots for every room of the house.</p><div class="grid">${cards}</div></section>`,
+        { onlyMainContent: true, url: 'https://example.com/indoor-pottery' },
+        `<meta property="og:type" content="product">${head}`,
+      );
+    const category = await page('');
+    expect(category).toContain('Terracotta pot and saucer, number 7 size');
+    expect(category).toContain('SKU: X57');
+    // With a Product in its structured data the page is that product, and the cards are other products.
+    const product = await page('<script type="application/ld+json">{"@type":"Product","name":"Indoor pots"}</script>');
+    expect(product).toContain('Pots for every room of the house.');
+    expect(product).not.toContain('Terracotta pot and saucer, number 7');
+  });
+
   it('drops widgets headed "Similar items" or "Customers also viewed", in the heading or after it', async () => {
     const card = (n: number) => `<div class="c1"><a href="/p/${n}">Other lamp ${n}</a><span>$${n}9.99</span><span>Free delivery</span></div>`;
     const cards = [1, 2, 3, 4].map(card).join('');

@@ -92,3 +92,19 @@ export function teaserShare(element: Element, stats: StatsMap, depth = 3): numbe
   visit(element, 0);
   return inLists / total;
 }
+
+/** Share of `element`'s text held by lists of cards anywhere below it (a shop's product grid). */
+export function itemListShare(element: Element, stats: StatsMap): number {
+  const total = stats.get(element)?.text ?? 0;
+  if (total === 0) return 0;
+  let inLists = 0;
+  const visit = (container: Element) => {
+    if (isItemList(container, stats, 4)) {
+      inLists += stats.get(container)?.text ?? 0;
+      return;
+    }
+    for (let child = container.firstElementChild; child; child = child.nextElementSibling) if (stats.has(child)) visit(child);
+  };
+  visit(element);
+  return inLists / total;
+}

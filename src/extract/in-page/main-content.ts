@@ -1,6 +1,6 @@
 import { discountPruned, nonLinkText, type PruneOptions, pruneBoilerplate } from './boilerplate.js';
 import { classWeight, hasArticleMetaName, hasBoilerplateName, hasBoilerplateRole, hasChromeName, hasCommentName, hasContentName, isChromeElement } from './class-signals.js';
-import { isItemList, isTeaserList, teaserShare } from './item-lists.js';
+import { isItemList, isTeaserList, itemListShare, teaserShare } from './item-lists.js';
 import { type ElementStats, linkDensity, measure, type StatsMap } from './measure.js';
 import { detectPageType, type PageType, readStructuredData, type StructuredData } from './page-type.js';
 import { lowerCaseWords } from './text.js';
@@ -256,8 +256,8 @@ const BESIDE_TYPES = new Set<PageType>(['listing', 'product', 'other']);
 export function findMainContent(body: Element, keep: (element: Element) => boolean, url: string, reasons?: Map<Element, string>): MainContent {
   const stats = measure(body, keep);
   const data = readStructuredData();
-  const pageType = detectPageType(data, url);
   const area = titledArticle(body, stats) ?? mainArea(body, stats);
+  const pageType = detectPageType(data, url, () => itemListShare(area, stats));
   const pruned = new Set<Element>();
   const areaOptions: PruneOptions = {
     includesChrome: area === body,

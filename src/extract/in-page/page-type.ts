@@ -85,6 +85,9 @@ export function readStructuredData(): StructuredData {
   return data;
 }
 
+/** A page with this share of its text in lists of cards is a listing. */
+const CARD_PAGE = 0.5;
+
 function count(types: Map<string, number>, names: string[]): number {
   return names.reduce((sum, name) => sum + (types.get(name) ?? 0), 0);
 }
@@ -93,7 +96,11 @@ function metaContent(selector: string): string {
   return document.querySelector(selector)?.getAttribute('content')?.toLowerCase() ?? '';
 }
 
-export function detectPageType(data: StructuredData, url: string): PageType {
+/**
+ * `cardShare` tells how much of the page's text sits in lists of cards; asked only when Open Graph
+ * alone says "product".
+ */
+export function detectPageType(data: StructuredData, url: string, cardShare: () => number = () => 0): PageType {
   const path = (() => {
     try {
       return new URL(url).pathname;
@@ -109,7 +116,10 @@ export function detectPageType(data: StructuredData, url: string): PageType {
   if (count(data.types, ARTICLE_TYPES) > 0) return 'article';
   // Open Graph's `product.group` is a group of products: a shop's category page.
   if (ogType === 'product.group') return 'listing';
-  if (products === 1 || ogType.startsWith('product')) return 'product';
+  if (products === 1) return 'product';
+  // Shop platforms set `og:type` product on every page of a shop; a page that is mostly a grid of
+  // product cards is the shop's category page.
+  if (ogType.startsWith('product')) return products === 0 && cardShare() >= CARD_PAGE ? 'listing' : 'product';
   if (count(data.types, LISTING_TYPES) > 0 || products > 2) return 'listing';
   if (count(data.types, ['TechArticle', 'APIReference']) > 0 || DOCS_GENERATORS.test(generator)) return 'docs';
   if (FORUM_PATH.test(path)) return 'forum';
