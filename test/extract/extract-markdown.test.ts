@@ -369,7 +369,7 @@ describe('main content', () => {
     expect(md).not.toContain('Other lamp');
   });
 
-  it('keeps the header and footer of a card or section, but not the page footer', async () => {
+  it('keeps the header and footer of a card or section (by class or id), but not the page footer', async () => {
     const card = (n: number) =>
       `<div class="CustomerCard-sc-e2c04df0-6"><p>We moved our workloads and saved money, quote number ${n}.</p>` +
       `<div class="CustomerCardFooter-sc-e2c04df0-8"><span>Person ${n}</span><span>CTO, Company ${n}</span></div></div>`;
@@ -377,10 +377,13 @@ describe('main content', () => {
       `<div class="top-nav"><a href="/a">Products</a> <a href="/b">Pricing</a> <a href="/c">Docs</a></div>` +
         `<section><div class="section-header"><h2>Customers growing with us</h2><p>See how developers and startups scale.</p></div>` +
         `${[1, 2, 3].map(card).join('')}</section><section><h2>Why us</h2><p>${PROSE}</p></section>` +
+        '<div id="gameHeaderCtn" class="game_header_ctn"><p>A survival game where everything wants you to die.</p></div>' +
         '<div class="site-footer"><p>Copyright 2025 Example Inc.</p><a href="/terms">Terms</a></div>',
       { onlyMainContent: true, url: 'https://example.com/' },
     );
     expect(md).toContain('Customers growing with us');
+    // Named in its id too, and with a wrapper word after "header".
+    expect(md).toContain('everything wants you to die');
     expect(md).toContain('See how developers and startups scale.');
     expect(md).toContain('CTO, Company 2');
     expect(md).not.toContain('Copyright');

@@ -108,8 +108,11 @@ const PAGE_WORDS = new Set(['site', 'page', 'global', 'main', 'app', 'layout', '
 
 /** A generated suffix after a class's words ("-sc-14uj3bo-2", "__3xYz"), not a word of it. */
 function isSuffixToken(token: string): boolean {
-  return token.length <= 2 || /\d/.test(token);
+  return token.length <= 2 || /\d/.test(token) || WRAPPER_WORDS.has(token);
 }
+
+/** Words for a wrapper around a part ("game_header_ctn", "card-footer-inner"), not a part of their own. */
+const WRAPPER_WORDS = new Set(['ctn', 'container', 'wrapper', 'wrap', 'inner', 'outer', 'holder']);
 
 /**
  * Named as the header or footer of a component ("card-header", "product-stories-header",
@@ -119,7 +122,7 @@ function isSuffixToken(token: string): boolean {
  */
 export function hasComponentPartName(element: Element): boolean {
   let named = false;
-  for (const name of (element.getAttribute('class') ?? '').split(/\s+/)) {
+  for (const name of [...(element.getAttribute('class') ?? '').split(/\s+/), element.id]) {
     const tokens = cachedTokens(name);
     const index = tokens.findIndex((token) => CHROME_WORDS.has(token));
     if (index < 0) continue;
@@ -127,7 +130,7 @@ export function hasComponentPartName(element: Element): boolean {
     if (!tokens.slice(index + 1).every(isSuffixToken)) return false;
     named = true;
   }
-  return named && !cachedTokens(element.id).some((token) => CHROME_WORDS.has(token));
+  return named;
 }
 
 export function hasBoilerplateName(element: Element): boolean {
