@@ -3,6 +3,7 @@ import type { AiConfig } from '../config.js';
 import { AppError } from '../http/errors.js';
 import { VALIDATION_ERROR_NAME } from '../http/validation.js';
 import { describeUpstreamFailure, UpstreamError } from '../providers/bounded-fetch.js';
+import { rateLimitedError } from '../providers/provider-errors.js';
 import { type ChatCompletion, ChatCompletionsClient, type ChatMessage, ModelRefusal, type ResponseFormat } from './chat-completions-client.js';
 import { buildExtractionPrompt, type ExtractionAsk, fixedTokens, type PageText, retryMessages } from './extraction-prompt.js';
 
@@ -110,6 +111,8 @@ export class AiExtractor {
       if (!(error instanceof UpstreamError)) throw error;
       const reason = describeUpstreamFailure(error);
       log.warn({ reason, err: error }, 'AI provider failed');
+      const limited = rateLimitedError('The AI provider', [error]);
+      if (limited) throw limited;
       if (error.failure === 'timeout') {
         throw new AppError('PROVIDER_TIMEOUT', `The AI provider did not answer within ${this.settings.timeoutMs} ms`, { cause: error });
       }

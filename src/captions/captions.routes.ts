@@ -56,6 +56,7 @@ const captionsRoute = createRoute({
     402: errorResponse('Not enough credits'),
     404: errorResponse('VIDEO_NOT_FOUND, CAPTIONS_NOT_FOUND, or LANGUAGE_NOT_AVAILABLE (lists the languages there are)'),
     502: errorResponse('PROVIDER_ERROR: YouTube failed, or offered a caption URL outside its origin'),
+    503: errorResponse('PROVIDER_RATE_LIMITED (with Retry-After): YouTube is rationing requests'),
     ...authedErrors,
   },
 });

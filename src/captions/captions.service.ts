@@ -1,6 +1,7 @@
 import type { Logger } from 'pino';
 import { AppError } from '../http/errors.js';
 import { describeUpstreamFailure, UpstreamError } from '../providers/bounded-fetch.js';
+import { rateLimitedError } from '../providers/provider-errors.js';
 import { type CaptionTrack, chooseTrack, describeLanguages, type PlayerInfo } from './caption-tracks.js';
 import { type Caption, parseTimedText, UnreadableTimedText } from './timed-text.js';
 import { UntrustedCaptionUrl, type YouTubeClient } from './youtube-client.js';
@@ -88,5 +89,7 @@ function readCaptions(body: string): Caption[] {
 
 function upstreamFailure(error: unknown): never {
   if (!(error instanceof UpstreamError)) throw error;
+  const limited = rateLimitedError('YouTube', [error]);
+  if (limited) throw limited;
   throw new AppError('PROVIDER_ERROR', `YouTube request failed (${describeUpstreamFailure(error)})`, { cause: error });
 }

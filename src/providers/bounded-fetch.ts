@@ -4,19 +4,36 @@
  * request, flood memory, nor bounce us somewhere else.
  */
 
-export type UpstreamFailure = 'timeout' | 'network' | 'status' | 'too_large' | 'invalid_body' | 'aborted';
+export type UpstreamFailure = 'timeout' | 'network' | 'status' | 'rate_limited' | 'too_large' | 'invalid_body' | 'aborted';
 
-/** A provider call that did not produce a usable answer. `status` is set for HTTP errors. */
+/**
+ * A provider call that did not produce a usable answer. `status` is set for HTTP errors;
+ * `retryAfterSeconds` when a provider that refused us (429, 503) said when to come back.
+ */
 export class UpstreamError extends Error {
+  readonly retryAfterSeconds: number | undefined;
+
   constructor(
     message: string,
     readonly failure: UpstreamFailure,
     readonly status?: number,
-    options?: { cause?: unknown },
+    options?: { cause?: unknown; retryAfterSeconds?: number },
   ) {
     super(message, options);
     this.name = 'UpstreamError';
+    this.retryAfterSeconds = options?.retryAfterSeconds;
   }
+}
+
+/** `Retry-After` as seconds from now: delta-seconds or an HTTP date; undefined when unreadable. */
+export function parseRetryAfter(value: string | null, now = Date.now()): number | undefined {
+  if (value === null || value.trim() === '') return undefined;
+  const trimmed = value.trim();
+  if (/^\d+$/.test(trimmed)) return Number(trimmed);
+  // An HTTP date names its weekday and month; Date.parse alone would take "-5" for a year.
+  if (!/[a-z]{3}/i.test(trimmed)) return undefined;
+  const at = Date.parse(trimmed);
+  return Number.isNaN(at) ? undefined : Math.max(0, Math.ceil((at - now) / 1000));
 }
 
 /**
@@ -27,6 +44,7 @@ export function describeUpstreamFailure(error: unknown): string {
   if (!(error instanceof UpstreamError)) return 'internal error';
   const reasons: Record<UpstreamFailure, string> = {
     status: `HTTP ${error.status}`,
+    rate_limited: `rate limited (HTTP ${error.status})`,
     timeout: 'timed out',
     network: 'unreachable',
     too_large: 'response too large',
@@ -68,7 +86,7 @@ export async function fetchText(request: BoundedRequest): Promise<BoundedRespons
     });
     if (response.status < 200 || response.status > 299) {
       await response.body?.cancel().catch(() => {});
-      throw new UpstreamError(`${where} answered HTTP ${response.status}`, 'status', response.status);
+      throw statusError(response, where);
     }
     const text = await readCapped(response, request.maxBytes, where);
     return { status: response.status, contentType: response.headers.get('content-type') ?? '', text };
@@ -79,6 +97,18 @@ export async function fetchText(request: BoundedRequest): Promise<BoundedRespons
     if (request.signal?.aborted) throw new UpstreamError(`call to ${where} was cancelled`, 'aborted', undefined, cause);
     throw new UpstreamError(`${where} could not be reached`, 'network', undefined, cause);
   }
+}
+
+/**
+ * 429 is a provider rationing us, and so is a 503 that says when to come back: both pass in time,
+ * unlike other errors.
+ */
+function statusError(response: Response, where: string): UpstreamError {
+  const retryAfterSeconds = parseRetryAfter(response.headers.get('retry-after'));
+  const rateLimited = response.status === 429 || (response.status === 503 && retryAfterSeconds !== undefined);
+  return new UpstreamError(`${where} answered HTTP ${response.status}`, rateLimited ? 'rate_limited' : 'status', response.status, {
+    ...(retryAfterSeconds !== undefined ? { retryAfterSeconds } : {}),
+  });
 }
 
 /** Like fetchText, then parses JSON; a body that is not JSON is an UpstreamError too. */

@@ -75,7 +75,7 @@ const V2DataSchema = z.object({
 const searchErrors = {
   402: errorResponse('Not enough credits'),
   502: errorResponse('PROVIDER_ERROR: every configured provider failed'),
-  503: errorResponse('PROVIDER_NOT_CONFIGURED: neither SEARXNG_URL nor BRAVE_API_KEY is set'),
+  503: errorResponse('PROVIDER_NOT_CONFIGURED: neither SEARXNG_URL nor BRAVE_API_KEY is set; PROVIDER_RATE_LIMITED (with Retry-After): a provider rationed us'),
   ...authedErrors,
 };
 

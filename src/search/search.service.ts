@@ -1,6 +1,7 @@
 import type { Logger } from 'pino';
 import { AppError } from '../http/errors.js';
 import { describeUpstreamFailure } from '../providers/bounded-fetch.js';
+import { rateLimitedError } from '../providers/provider-errors.js';
 import { mergeResults } from './merge-results.js';
 import { BraveProvider } from './brave-provider.js';
 import type { SearchHit, SearchProvider } from './search-provider.js';
@@ -71,6 +72,9 @@ export class SearchService {
     });
 
     if (answered.length === 0) {
+      // When a provider only rationed us, the same search will work later.
+      const limited = rateLimitedError('The search provider', settled.map((outcome) => (outcome.status === 'rejected' ? outcome.reason : undefined)));
+      if (limited) throw limited;
       throw new AppError(
         'PROVIDER_ERROR',
         `All search providers failed: ${failed.map((f) => `${f.name} (${f.reason})`).join(', ')}`,

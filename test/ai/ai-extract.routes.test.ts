@@ -157,6 +157,22 @@ describe('POST /v1/web/ai-extract against an OpenAI-compatible stand-in', () => 
     expect(await balance()).toBe(before);
   });
 
+  it('answers 503 PROVIDER_RATE_LIMITED with the provider\'s Retry-After on a 429, and refunds', async () => {
+    const before = await balance();
+    openai.reply({ status: 429, retryAfter: '20' });
+    const res = await extract({ prompt: 'Price?' });
+    expect(res.status, res.text).toBe(503);
+    expect(res.body.error.code).toBe('PROVIDER_RATE_LIMITED');
+    expect(res.headers.get('retry-after')).toBe('20');
+    expect(res.text).not.toContain('127.0.0.1');
+    expect(await balance()).toBe(before);
+
+    // A wait past an hour is capped: the caller may always try sooner.
+    openai.reply({ status: 429, retryAfter: '86400' });
+    const capped = await extract({ prompt: 'Price?' });
+    expect(capped.headers.get('retry-after')).toBe('3600');
+  });
+
   it('answers 502 PROVIDER_ERROR when the model refuses', async () => {
     openai.reply({ content: null, refusal: 'I cannot help with that.' });
     const res = await extract({ prompt: 'Price?' });

@@ -13,6 +13,8 @@ export interface ScriptedReply {
   finishReason?: string;
   /** An HTTP error with OpenAI's error body instead of a completion. */
   status?: number;
+  /** With `status`: the `retry-after` header OpenAI sends with a 429. */
+  retryAfter?: string;
   /** Answer only after this long (the client's time limit is what is tested). */
   delayMs?: number;
 }
@@ -33,7 +35,8 @@ export interface OpenAiStandIn extends StandIn {
 }
 
 function openAiError(status: number, message: string, code: string) {
-  return { error: { message, type: status === 401 ? 'invalid_request_error' : 'server_error', param: null, code } };
+  const type = status === 401 ? 'invalid_request_error' : status === 429 ? 'requests' : 'server_error';
+  return { error: { message, type, param: null, code } };
 }
 
 /**
@@ -65,6 +68,11 @@ export async function startOpenAiStandIn(): Promise<OpenAiStandIn> {
     }
     const reply = queue.shift() ?? { content: '{"ok":true}' };
     if (reply.delayMs) await new Promise((resolve) => setTimeout(resolve, reply.delayMs));
+    if (reply.status === 429) {
+      const headers: Record<string, string> = reply.retryAfter ? { 'retry-after': reply.retryAfter } : {};
+      sendJson(response, 429, openAiError(429, `Rate limit reached for ${body.model} on requests per min (RPM)`, 'rate_limit_exceeded'), headers);
+      return;
+    }
     if (reply.status) {
       sendJson(response, reply.status, openAiError(reply.status, 'The server had an error while processing your request', 'server_error'));
       return;

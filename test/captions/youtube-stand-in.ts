@@ -15,9 +15,13 @@ export const VIDEOS = {
   foreign: 'foreignUrl1',
   /** Every YouTube endpoint answers 500. */
   down: 'youtubeDown',
+  /** Every YouTube endpoint answers 429 ("unusual traffic from your computer network"). */
+  limited: 'rateLimited',
   /** Its track is on the YouTube origin, but the timed-text endpoint redirects elsewhere. */
   redirect: 'redirectOut',
 } as const;
+
+const UNUSUAL_TRAFFIC = '<html><body>Our systems have detected unusual traffic from your computer network.</body></html>';
 
 interface TrackSpec {
   lang: string;
@@ -113,6 +117,8 @@ export function startYouTubeStandIn(foreignOrigin: () => string): Promise<StandI
         return sendJson(response, 200, playerResponse(videoId, 'OK', [captionTrack(foreignOrigin(), videoId, { lang: 'en' })]));
       case VIDEOS.down:
         return sendText(response, 500, 'text/html', 'Internal Server Error');
+      case VIDEOS.limited:
+        return sendText(response, 429, 'text/html', UNUSUAL_TRAFFIC);
       case VIDEOS.redirect:
         return sendJson(response, 200, playerResponse(videoId, 'OK', [captionTrack(base, videoId, { lang: 'en' })]));
       default:
@@ -123,6 +129,7 @@ export function startYouTubeStandIn(foreignOrigin: () => string): Promise<StandI
   function watchPage(request: RecordedRequest, response: ServerResponse, base: string) {
     const videoId = request.url.searchParams.get('v') ?? '';
     if (videoId === VIDEOS.down) return sendText(response, 500, 'text/html', 'Internal Server Error');
+    if (videoId === VIDEOS.limited) return sendText(response, 429, 'text/html', UNUSUAL_TRAFFIC);
     const player =
       videoId === VIDEOS.pageOnly
         ? playerResponse(videoId, 'OK', [captionTrack(base, videoId, { lang: 'en' })])

@@ -199,6 +199,15 @@ describe('YouTube captions against a YouTube stand-in (sqlite)', () => {
     expect(res.body.error.message).not.toContain('127.0.0.1');
   });
 
+  it('answers 503 PROVIDER_RATE_LIMITED with Retry-After when YouTube rations requests, and refunds', async () => {
+    const before = await balance();
+    const res = await captions({ videoId: VIDEOS.limited });
+    expect(res.status, res.text).toBe(503);
+    expect(res.body.error.code).toBe('PROVIDER_RATE_LIMITED');
+    expect(Number(res.headers.get('retry-after'))).toBeGreaterThan(0);
+    expect(await balance()).toBe(before);
+  });
+
   it('charges one credit per successful extraction', async () => {
     const before = await balance();
     const res = await captions({ videoId: VIDEOS.multi });

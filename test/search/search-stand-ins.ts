@@ -5,7 +5,7 @@ export const BRAVE_TEST_KEY = 'brave-test-subscription-token';
 /**
  * Queries steer the stand-ins, so one running app covers every case:
  * `searxng-down`, `brave-down`, `all-down`, `searxng-slow` (never answers), `searxng-huge`
- * (over the size cap), `nothing`.
+ * (over the size cap), `searxng-limited` / `brave-limited` (429, rate limited), `nothing`.
  */
 function has(query: string, marker: string) {
   return query.includes(marker);
@@ -25,6 +25,8 @@ export function startSearxngStandIn(): Promise<StandIn> {
       return sendJson(response, 200, { query, results });
     }
     if (has(query, 'searxng-down')) return sendText(response, 500, 'text/html', '<h1>Internal Server Error</h1>');
+    // SearXNG's limiter plugin: a bare 429.
+    if (has(query, 'searxng-limited')) return sendText(response, 429, 'text/plain', 'Too Many Requests');
     // A misconfigured proxy answering HTML with 200: not JSON, so the provider must fail cleanly.
     if (has(query, 'all-down')) return sendText(response, 200, 'text/html', '<html><body>maintenance</body></html>');
     const results = has(query, 'nothing') ? [] : SEARXNG_RESULTS;
@@ -51,6 +53,10 @@ export function startBraveStandIn(): Promise<StandIn> {
         type: 'ErrorResponse',
         error: { id: 'x', status: 401, code: 'SUBSCRIPTION_TOKEN_INVALID', detail: 'The provided subscription token is invalid.' },
       });
+    }
+    if (has(query, 'brave-limited')) {
+      const error = { id: 'x', status: 429, code: 'RATE_LIMITED', detail: 'Request rate limit exceeded for plan.' };
+      return sendJson(response, 429, { type: 'ErrorResponse', error }, { 'x-ratelimit-reset': '1, 1419704' });
     }
     if (has(query, 'brave-down') || has(query, 'all-down')) {
       return sendJson(response, 500, { type: 'ErrorResponse', error: { status: 500, code: 'INTERNAL' } });

@@ -163,6 +163,27 @@ describe('web search against SearXNG and Brave stand-ins (sqlite)', () => {
     expect(await balance(api, token)).toBe(before);
   });
 
+  it('answers 503 PROVIDER_RATE_LIMITED with Retry-After when a provider rationed us and none answered, and refunds', async () => {
+    const before = await balance(api, token);
+    const res = await api.post('/v1/web/search', { query: 'searxng-limited brave-limited' }, token);
+    expect(res.status, res.text).toBe(503);
+    expect(res.body.error.code).toBe('PROVIDER_RATE_LIMITED');
+    // Neither sends Retry-After (SearXNG's limiter, Brave's X-RateLimit-Reset): the default wait.
+    expect(res.headers.get('retry-after')).toBe('30');
+    expect(res.body.error.retryAfterSeconds).toBe(30);
+    expect(await balance(api, token)).toBe(before);
+
+    // One rationed, one broken: the search works once the limit passes, so still 503.
+    const mixed = await api.post('/v2/web/search', { query: 'searxng-down brave-limited' }, token);
+    expect(mixed.status, mixed.text).toBe(503);
+    expect(mixed.body.error.code).toBe('PROVIDER_RATE_LIMITED');
+
+    // A rationed provider beside one that answers is a partial success, as with any failure.
+    const partial = await api.post('/v1/web/search', { query: 'brave-limited' }, token);
+    expect(partial.status, partial.text).toBe(200);
+    expect(partial.body.data.metadata).toMatchObject({ sources: ['searxng'], failedSources: ['brave'] });
+  });
+
   it('charges one credit per successful search', async () => {
     const before = await balance(api, token);
     const res = await api.post('/v2/web/search', { query: 'charged' }, token);
