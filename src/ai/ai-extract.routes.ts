@@ -71,7 +71,7 @@ const aiExtractRoute = createRoute({
     200: json(envelope(AiExtractData), 'What the model extracted'),
     ...authedErrors,
     ...webErrors,
-    502: errorResponse('TARGET_UNREACHABLE; PROVIDER_ERROR (the model server failed); AI_INVALID_JSON (no JSON object after a retry)'),
+    502: errorResponse('TARGET_UNREACHABLE; PROVIDER_ERROR (the model server failed); AI_INVALID_JSON (no JSON object, or none following the schema, after a retry)'),
     503: errorResponse('PROVIDER_NOT_CONFIGURED (names the variable to set), PROVIDER_RATE_LIMITED (with Retry-After), SERVICE_OVERLOADED or SERVICE_UNAVAILABLE'),
     504: errorResponse('TARGET_TIMEOUT; PROVIDER_TIMEOUT (the model server did not answer within AI_TIMEOUT_MS)'),
   },

@@ -5,6 +5,7 @@ import { VALIDATION_ERROR_NAME } from '../http/validation.js';
 import { describeUpstreamFailure, UpstreamError } from '../providers/bounded-fetch.js';
 import { rateLimitedError } from '../providers/provider-errors.js';
 import { type ChatCompletion, ChatCompletionsClient, type ChatMessage, ModelRefusal, type ResponseFormat } from './chat-completions-client.js';
+import { schemaViolations } from './schema-check.js';
 import { buildExtractionPrompt, type ExtractionAsk, fixedTokens, type PageText, retryMessages } from './extraction-prompt.js';
 
 /** Used when only OPENAI_API_KEY is set. */
@@ -13,7 +14,7 @@ export const OPENAI_MODEL_DEFAULT = 'gpt-4o-mini';
 
 /** A prompt, instructions and schema that leave the page less than this are refused up front. */
 const MIN_PAGE_TOKENS = 200;
-/** One retry after an answer that is not a JSON object. */
+/** One retry after an answer that is not a JSON object, or not one that follows the schema. */
 const MAX_JSON_ATTEMPTS = 2;
 /** How much of an unusable answer is shown back to the model on the retry. */
 const MAX_ECHOED_ANSWER = 4000;
@@ -82,12 +83,12 @@ export class AiExtractor {
       result.outputTokens += completion.outputTokens;
       const answer = { ...result, text: completion.content, model: completion.model, attempts: attempt };
       if (ask.responseType === 'text') return { ...answer, extracted: {} };
-      const parsed = parseJsonObject(completion.content);
+      const parsed = readAnswer(completion.content, ask.schema);
       if ('object' in parsed) return { ...answer, extracted: parsed.object };
-      log.warn({ attempt, problem: parsed.problem, finishReason: completion.finishReason }, 'model answer was not a JSON object');
+      log.warn({ attempt, problem: parsed.problem, finishReason: completion.finishReason }, 'model answer was not a usable JSON object');
       if (attempt >= MAX_JSON_ATTEMPTS) {
-        throw new AppError('AI_INVALID_JSON', `The model did not answer with a JSON object after ${attempt} attempts (${parsed.problem})`, {
-          details: { attempts: attempt },
+        throw new AppError('AI_INVALID_JSON', `The model did not answer with a usable JSON object after ${attempt} attempts (${parsed.problem})`, {
+          details: { attempts: attempt, ...(parsed.violations ? { schemaViolations: parsed.violations } : {}) },
         });
       }
       messages = retryMessages(prompt.messages, completion.content.slice(0, MAX_ECHOED_ANSWER), parsed.problem);
@@ -139,6 +140,17 @@ function resolveSetup(settings: AiConfig): Setup {
       timeoutMs,
     }),
   };
+}
+
+type ReadAnswer = { object: Record<string, unknown> } | { problem: string; violations?: string[] };
+
+/** The answer's JSON object, when there is one and it follows the caller's schema (if any). */
+function readAnswer(answer: string, schema: Record<string, unknown> | undefined): ReadAnswer {
+  const parsed = parseJsonObject(answer);
+  if (!('object' in parsed) || !schema) return parsed;
+  const violations = schemaViolations(schema, parsed.object);
+  if (!violations || violations.length === 0) return parsed;
+  return { problem: `the object does not follow the schema: ${violations.join('; ')}`, violations };
 }
 
 /**

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { AiExtractor, OPENAI_BASE_URL_DEFAULT, OPENAI_MODEL_DEFAULT, parseJsonObject } from '../../src/ai/ai-extract.service.js';
 import { buildExtractionPrompt } from '../../src/ai/extraction-prompt.js';
+import { schemaViolations } from '../../src/ai/schema-check.js';
 import { estimateTokens, TRIM_MARKER, trimToTokens } from '../../src/ai/token-budget.js';
 import { loadConfig } from '../../src/config.js';
 import { AppError } from '../../src/http/errors.js';
@@ -91,5 +92,38 @@ describe('reading the model answer', () => {
     ['   ', { problem: 'the answer was empty' }],
   ])('%j -> %j', (answer, expected) => {
     expect(parseJsonObject(answer)).toEqual(expected);
+  });
+});
+
+describe('schema check of the answer', () => {
+  it('names where and how the object breaks the schema, and nothing when it follows it', () => {
+    const schema = {
+      type: 'object',
+      properties: { price: { type: 'number' }, tags: { type: 'array', items: { type: 'string' } } },
+      required: ['price'],
+    };
+    expect(schemaViolations(schema, { price: 4.5, tags: ['a'] })).toEqual([]);
+    expect(schemaViolations(schema, { tags: [1] })).toEqual([
+      '/: Instance does not have required property "price".',
+      '/tags/0: Instance type "number" is invalid. Expected "string".',
+    ]);
+  });
+
+  it('leaves the regular-expression keywords out, and what patternProperties allowed stays allowed', () => {
+    // Were these run, a caller's pattern would judge (and could stall on) text a page shaped.
+    const schema = {
+      type: 'object',
+      properties: { code: { type: 'string', pattern: '^(a+)+$' }, pattern: { type: 'string' } },
+      patternProperties: { '^x-': { type: 'number' } },
+      additionalProperties: false,
+      required: ['pattern'],
+    };
+    expect(schemaViolations(schema, { code: `${'a'.repeat(40)}!`, pattern: 'p', 'x-extra': 'text' })).toEqual([]);
+    // A property named "pattern" is still a property: its own schema and `required` hold.
+    expect(schemaViolations(schema, { pattern: 3 })).toEqual(['/pattern: Instance type "number" is invalid. Expected "string".']);
+  });
+
+  it('takes the answer as it is when the schema cannot be checked here (a $ref to another document)', () => {
+    expect(schemaViolations({ type: 'object', properties: { a: { $ref: 'https://schemas.example/a.json' } } }, { a: 1 })).toBeUndefined();
   });
 });

@@ -97,6 +97,33 @@ describe('POST /v1/web/ai-extract against an OpenAI-compatible stand-in', () => 
     expect(sent.messages[1]!.content).toContain(PRODUCT_SENTENCE);
   });
 
+  it('checks the answer against the schema: one retry naming the violations, then 502 AI_INVALID_JSON, refunded', async () => {
+    const schema = {
+      type: 'object',
+      properties: { name: { type: 'string' }, price: { type: 'number' } },
+      required: ['name', 'price'],
+      additionalProperties: false,
+    };
+    const calls = openai.requests.length;
+    openai.reply({ content: '{"name":"Zephyr-9 Kettle","price":"42 EUR"}' }, { content: '{"name":"Zephyr-9 Kettle","price":42}' });
+    const fixed = await extract({ schema });
+    expect(fixed.status, fixed.text).toBe(200);
+    expect(fixed.body.data.extracted).toEqual({ name: 'Zephyr-9 Kettle', price: 42 });
+    expect(fixed.body.data.metadata.attempts).toBe(2);
+    const retry = openai.chatBodies().at(-1)!;
+    expect(retry.messages.at(-1)!.content).toContain('/price: Instance type "string" is invalid. Expected "number".');
+    expect(openai.requests.length).toBe(calls + 2);
+
+    const before = await balance();
+    openai.reply({ content: '{"name":"Zephyr-9 Kettle"}' }, { content: '{"name":"Zephyr-9 Kettle","price":42,"colour":"red"}' });
+    const res = await extract({ schema });
+    expect(res.status, res.text).toBe(502);
+    expect(res.body.error.code).toBe('AI_INVALID_JSON');
+    expect(res.body.error.message).toContain('does not follow the schema');
+    expect(res.body.error.schemaViolations).toEqual(['/: Property "colour" does not match additional properties schema.']);
+    expect(await balance()).toBe(before);
+  });
+
   it('responseType text asks for no JSON and fills text only', async () => {
     openai.reply({ content: 'A steel kettle for 42 euros.', model: 'served-model-name' });
     const res = await extract({ prompt: 'Summarise in one sentence.', responseType: 'text' });
