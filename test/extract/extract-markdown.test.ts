@@ -307,6 +307,23 @@ describe('main content', () => {
     expect(md).not.toContain('An excerpt of story');
   });
 
+  it('keeps every text block of an article a page builder split into alike blocks', async () => {
+    const textBlock = (text: string) =>
+      `<div class="sqs-block html-block"><div class="sqs-block-content"><div class="sqs-text"><div class="sqs-html">${text}</div></div></div></div>`;
+    const md = await markdownOf(
+      `<div class="row"><div class="col">` +
+        textBlock(`<h1>How to start</h1><p>${PROSE}</p><p>${PROSE}</p><p>${PROSE}</p><p>${PROSE}</p><p>${PROSE}</p>`) +
+        '<div class="sqs-block image-block"><img src="/a.png" alt="A desk"></div>' +
+        textBlock('<p>Then comes the second half, written after the picture, with its own plain sentences in it, and a last clause.</p>') +
+        `</div><div class="col side"><p>Subscribe to the newsletter for more.</p></div></div>`,
+      { onlyMainContent: true, url: 'https://example.com/blog/how-to-start' },
+      '<meta property="og:type" content="article">',
+    );
+    expect(md).toContain(PROSE);
+    expect(md).toContain('Then comes the second half, written after the picture');
+    expect(md).not.toContain('Subscribe to the newsletter');
+  });
+
   it('keeps a category description set after <main> on a listing page, but not the footer', async () => {
     const card = (n: number) =>
       `<li class="card"><a href="/boots/${n}">Trail boot model ${n}</a><span>$1${n}0. Waterproof leather, grippy sole.</span></li>`;

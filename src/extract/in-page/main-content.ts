@@ -160,8 +160,25 @@ function withSiblings(top: Element, scores: Map<Element, number>, stats: StatsMa
     else if ((scores.get(sibling) ?? 0) + (hasContentName(sibling) ? 0.2 * topScore : 0) >= threshold) {
       if (teaserShare(sibling, stats) <= 0.5) roots.push(sibling);
     } else if (sibling.localName === 'p' && own.text > 80 && linkDensity(own) < 0.25) roots.push(sibling);
+    else if (isSameKindOfBlock(sibling, top) && (scores.get(sibling) ?? 0) > 0 && own.maxProse >= SPLIT_BODY_PROSE && linkDensity(own) < 0.3) {
+      if (teaserShare(sibling, stats) <= 0.5) roots.push(sibling);
+    }
   }
   return roots;
+}
+
+/** A paragraph this long in a block made like the article body's is more of the body. */
+const SPLIT_BODY_PROSE = 100;
+
+/**
+ * Page builders (Squarespace, Bricks) cut one article into a row of alike blocks, text,
+ * image, text: their classes match the body block's, and their depth makes their prose score low.
+ * Low, not nothing: a section of the same make whose prose lies deeper still (an FAQ of
+ * accordions under the article) scores nothing and stays out.
+ */
+function isSameKindOfBlock(sibling: Element, top: Element): boolean {
+  const classes = (top.getAttribute('class') ?? '').trim();
+  return classes !== '' && sibling.localName === top.localName && sibling.getAttribute('class')?.trim() === classes;
 }
 
 /** A paragraph of this many characters is prose, not a label or a line of chrome. */
