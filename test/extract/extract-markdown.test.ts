@@ -324,6 +324,24 @@ describe('main content', () => {
     expect(md).not.toContain('Subscribe to the newsletter');
   });
 
+  it('does not narrow to a part that holds well under most of the prose (an FAQ beside widget-built sections)', async () => {
+    const section = (n: number) =>
+      `<div class="e-con"><div class="e-con-inner"><div class="e-widget"><div class="e-widget-container">` +
+      `<h2>Step ${n}</h2><p>Section ${n} of the service description explains in plain words what the firm does for you and why it matters to a new business owner today.</p>` +
+      `</div></div></div></div>`;
+    const answer = (n: number) =>
+      `<div class="toggle-item"><div class="toggle-title">Question ${n}?</div><div class="toggle-content"><p>Answer ${n}: yes, we can, and we do, ` +
+      'for LLCs, PLLCs, corporations, partnerships, sole proprietors, nonprofits, and more, in all five boroughs, quickly, clearly, and for a flat fee, ' +
+      'with filings, licences, permits, tax numbers, operating agreements, bylaws, minutes, and annual reports, all of it, every year.</p></div></div>';
+    const md = await markdownOf(
+      `<main>${[1, 2, 3, 4, 5, 6].map(section).join('')}<div class="faq">${[1, 2, 3, 4].map(answer).join('')}</div></main>`,
+      { onlyMainContent: true, url: 'https://example.com/business-formation/' },
+      '<meta property="og:type" content="article">',
+    );
+    expect(md).toContain('Section 4 of the service description');
+    expect(md).toContain('Answer 3: yes, we can');
+  });
+
   it('keeps a category description set after <main> on a listing page, but not the footer', async () => {
     const card = (n: number) =>
       `<li class="card"><a href="/boots/${n}">Trail boot model ${n}</a><span>$1${n}0. Waterproof leather, grippy sole.</span></li>`;

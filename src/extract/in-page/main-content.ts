@@ -256,6 +256,34 @@ function holdsMostOfArea(roots: Element[], area: Element, stats: StatsMap, prune
   return pageType === 'article' && text >= threshold * (areaText - teaserText(area, roots, stats, pruned));
 }
 
+/** A paragraph run this long, mostly not links, is prose (not a label, a caption, a link line). */
+const PROSE_RUN = 80;
+
+/**
+ * Whether the article body holds most of the area's prose. Page builders (Elementor and the like)
+ * set each paragraph of a service page in its own deep box, where no ancestor gathers their score,
+ * while an FAQ of long answers beside them scores high and can hold 40% of the text: narrowing to
+ * it would drop the page's own words. Lists of cards and teasers do not count (their summaries
+ * are about other pages).
+ */
+function holdsMostProse(roots: Element[], area: Element, stats: StatsMap, pruned: Set<Element>): boolean {
+  let inRoots = 0;
+  let total = 0;
+  const visit = (element: Element, inside: boolean) => {
+    const own = stats.get(element);
+    if (!own) return;
+    const within = inside || roots.includes(element);
+    if (!within && (isTeaserList(element, stats) || isItemList(element, stats))) return;
+    if (own.ownText >= PROSE_RUN && own.ownLinkText < own.ownText * 0.3) {
+      total += own.ownText;
+      if (within) inRoots += own.ownText;
+    }
+    for (let child = element.firstElementChild; child; child = child.nextElementSibling) if (!pruned.has(child)) visit(child, within);
+  };
+  visit(area, false);
+  return inRoots >= total * 0.6;
+}
+
 /** Prunes article furniture inside the article body, unless that would gut it (then it was not one). */
 function pruneArticleBody(roots: Element[], stats: StatsMap, options: PruneOptions, pruned: Set<Element>): void {
   const before = rootsText(roots, stats);
@@ -288,7 +316,8 @@ export function findMainContent(body: Element, keep: (element: Element) => boole
   const scores = scoreCandidates(area, liveElements(area, stats, pruned), stats);
   const candidate = climb(bestCandidate(scores, area), scores, stats, area);
   const roots = withSiblings(candidate, scores, stats, pruned);
-  const narrow = holdsMostOfArea(roots, area, stats, pruned, pageType) && !isItemList(candidate, stats, 4);
+  const narrow =
+    holdsMostOfArea(roots, area, stats, pruned, pageType) && !isItemList(candidate, stats, 4) && holdsMostProse(roots, area, stats, pruned);
   const description = productDescription(pageType, data);
   if (!narrow) {
     // A thread is its posts, a product its description: the furniture around them (user cards,
