@@ -271,9 +271,10 @@ function holdsMostProse(roots: Element[], area: Element, stats: StatsMap, pruned
   let total = 0;
   const visit = (element: Element, inside: boolean) => {
     const own = stats.get(element);
-    if (!own) return;
+    // No prose run anywhere below: nothing to count (most of a page).
+    if (!own || own.maxProse < PROSE_RUN) return;
     const within = inside || roots.includes(element);
-    if (!within && (isTeaserList(element, stats) || isItemList(element, stats))) return;
+    if (!within && element.childElementCount >= 3 && (isTeaserList(element, stats) || isItemList(element, stats))) return;
     if (own.ownText >= PROSE_RUN && own.ownLinkText < own.ownText * 0.3) {
       total += own.ownText;
       if (within) inRoots += own.ownText;
