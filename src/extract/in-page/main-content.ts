@@ -267,6 +267,11 @@ const PROSE_RUN = 80;
  * are about other pages).
  */
 function holdsMostProse(roots: Element[], area: Element, stats: StatsMap, pruned: Set<Element>): boolean {
+  // Telling lists apart walks their items; only needed when the plain count says no.
+  return proseShare(roots, area, stats, pruned, false) >= 0.6 || proseShare(roots, area, stats, pruned, true) >= 0.6;
+}
+
+function proseShare(roots: Element[], area: Element, stats: StatsMap, pruned: Set<Element>, skipLists: boolean): number {
   let inRoots = 0;
   let total = 0;
   const visit = (element: Element, inside: boolean) => {
@@ -274,7 +279,7 @@ function holdsMostProse(roots: Element[], area: Element, stats: StatsMap, pruned
     // No prose run anywhere below: nothing to count (most of a page).
     if (!own || own.maxProse < PROSE_RUN) return;
     const within = inside || roots.includes(element);
-    if (!within && element.childElementCount >= 3 && (isTeaserList(element, stats) || isItemList(element, stats))) return;
+    if (skipLists && !within && element.childElementCount >= 3 && (isItemList(element, stats) || isTeaserList(element, stats))) return;
     if (own.ownText >= PROSE_RUN && own.ownLinkText < own.ownText * 0.3) {
       total += own.ownText;
       if (within) inRoots += own.ownText;
@@ -282,7 +287,7 @@ function holdsMostProse(roots: Element[], area: Element, stats: StatsMap, pruned
     for (let child = element.firstElementChild; child; child = child.nextElementSibling) if (!pruned.has(child)) visit(child, within);
   };
   visit(area, false);
-  return inRoots >= total * 0.6;
+  return total === 0 ? 1 : inRoots / total;
 }
 
 /** Prunes article furniture inside the article body, unless that would gut it (then it was not one). */
