@@ -342,6 +342,29 @@ describe('main content', () => {
     expect(md).toContain('Answer 3: yes, we can');
   });
 
+  it('keeps every link list of a reading-list page, short ones too, but drops them from a prose article', async () => {
+    const item = (n: number) => `<li><a href="https://blog.example/tuning-${n}">Tuning the database, part ${n}</a> by Author ${n}</li>`;
+    const section = (title: string, items: number[]) => `<h2>${title}</h2><ul>${items.map(item).join('')}</ul>`;
+    const readingList = await markdownOf(
+      `<div id="nav"><a href="/">Main page</a> <a href="/recent">Recent changes</a></div><div id="content"><h1>Performance optimization</h1>` +
+        `<p>Collected articles on making the database fast, sorted by topic, with their authors.</p>` +
+        section('General setup', [1, 2, 3, 4, 5, 6]) + section('Critical maintenance', [7]) + section('Hardware', [8, 9]) + '</div>',
+      { onlyMainContent: true, url: 'https://wiki.example/wiki/Performance_Optimization' },
+    );
+    expect(readingList).toContain('Tuning the database, part 3');
+    expect(readingList).toContain('[Tuning the database, part 7](https://blog.example/tuning-7) by Author 7');
+    expect(readingList).toContain('Tuning the database, part 9');
+
+    const article = await markdownOf(
+      `<article><h1>Why the database was slow</h1><p>${PROSE}</p><p>${PROSE}</p><p>${PROSE} The index was missing.</p>` +
+        `${section('Read next', [1, 2])}</article>`,
+      { onlyMainContent: true, url: 'https://blog.example/why-slow' },
+      '<meta property="og:type" content="article">',
+    );
+    expect(article).toContain('The index was missing.');
+    expect(article).not.toContain('Tuning the database, part 2');
+  });
+
   it('keeps a category description set after <main> on a listing page, but not the footer', async () => {
     const card = (n: number) =>
       `<li class="card"><a href="/boots/${n}">Trail boot model ${n}</a><span>$1${n}0. Waterproof leather, grippy sole.</span></li>`;

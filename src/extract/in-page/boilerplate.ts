@@ -99,7 +99,7 @@ function isControl(element: Element, own: ElementStats): boolean {
 }
 
 /** Boilerplate whatever prose it holds, when it is a small part of the area. */
-function isPlainBoilerplate(element: Element, own: ElementStats, stats: StatsMap, options: PruneOptions): boolean {
+function isPlainBoilerplate(element: Element, own: ElementStats, stats: StatsMap, options: PruneOptions, area: AreaSize): boolean {
   if (hasBoilerplateRole(element) || element.localName === 'form' || isControl(element, own)) return true;
   if (!options.keepComments && hasCommentName(element)) return true;
   if (options.productPage && (hasProductExtraName(element) || isItemList(element, stats))) return true;
@@ -107,7 +107,9 @@ function isPlainBoilerplate(element: Element, own: ElementStats, stats: StatsMap
     if (element.localName === 'figcaption' || isDateline(element, own)) return true;
     if (options.dropHeadline && element.localName === 'h1') return true;
     if (hasArticleMetaName(element) && !hasContentName(element)) return true;
-    if (isLinkList(element, own)) return true;
+    // Link lists go, unless the body is itself largely links (over 40% of its text): a resource
+    // page, a wiki's reading list, is made of them. A product page's links are other products.
+    if (isLinkList(element, own) && (options.productPage || area.nonLink >= area.text * 0.6)) return true;
     // A heading that is all link heads a teaser of another page.
     if (options.dropTeasers && /^h[1-6]$/.test(element.localName) && own.linkText >= own.text * 0.9) return true;
   }
@@ -175,7 +177,7 @@ function boilerplateRule(element: Element, own: ElementStats, stats: StatsMap, o
   const small = nonLinkText(own) < area.nonLink * 0.25 || own.text < 120;
   if (!small) return undefined;
   if (isNamedBoilerplate(element, own, options)) return own.maxProse < 400 ? 'named boilerplate' : undefined;
-  return isPlainBoilerplate(element, own, stats, options) ? 'plain boilerplate' : undefined;
+  return isPlainBoilerplate(element, own, stats, options, area) ? 'plain boilerplate' : undefined;
 }
 
 /**
