@@ -1,4 +1,4 @@
-import { type Schema, type SchemaDraft, Validator } from '@cfworker/json-schema';
+import { type OutputUnit, type Schema, type SchemaDraft, type ValidationResult, Validator } from '@cfworker/json-schema';
 
 /**
  * Whether the model's object follows the caller's JSON Schema. The schema is sent with
@@ -41,7 +41,7 @@ function withoutPatterns(node: unknown): unknown {
   return copy;
 }
 
-function describe(error: { instanceLocation: string; error: string }): string {
+function describe(error: OutputUnit): string {
   const where = error.instanceLocation.replace(/^#/, '') || '/';
   return `${where}: ${error.error}`;
 }
@@ -52,13 +52,13 @@ function describe(error: { instanceLocation: string; error: string }): string {
  * `$ref` to a document we do not have): then the answer is taken as it is.
  */
 export function schemaViolations(schema: Record<string, unknown>, value: Record<string, unknown>): string[] | undefined {
-  let errors;
+  let result: ValidationResult;
   try {
-    const validator = new Validator(withoutPatterns(schema) as Schema, draftOf(schema), false);
-    ({ errors } = validator.validate(value));
+    result = new Validator(withoutPatterns(schema) as Schema, draftOf(schema), false).validate(value);
   } catch {
     return undefined;
   }
+  const { errors } = result;
   const specific = errors.filter((error) => !WRAPPER_KEYWORDS.has(error.keyword));
   return (specific.length > 0 ? specific : errors).slice(0, MAX_VIOLATIONS).map(describe);
 }

@@ -116,9 +116,9 @@ const WRAPPER_WORDS = new Set(['ctn', 'container', 'wrapper', 'wrap', 'inner', '
 
 /**
  * Named as the header or footer of a component ("card-header", "product-stories-header",
- * "CustomerCardFooter-sc-e2c04df0-8"), not of the page: in every class naming chrome, that word is
- * the last word, after the component's name ("footer-group", "footer-links", "site-footer" name page
- * regions).
+ * "CustomerCardFooter-sc-e2c04df0-8", "game_header_ctn"), not of the page: in every class and the
+ * id naming chrome, that word follows the component's name and precedes only generated suffixes
+ * or wrapper words ("footer-group", "footer-links", "site-footer" name page regions).
  */
 export function hasComponentPartName(element: Element): boolean {
   let named = false;
