@@ -466,12 +466,15 @@ describe('main content', () => {
         '<p>We recommend that you clear your cookies in the browser settings before you accept the new terms.</p>' +
         '<div class="x1"><div class="x2">Sign in to add this item to your wishlist.</div></div>' +
         `<p>${PROSE} Restart the browser afterwards.</p>` +
+        '<div class="b1"><div class="b2">Open in Desktop App</div><div class="b3"><b>You\'re not signed in!</b><br>Open this page in the app to follow it.</div></div>' +
         '<div class="q1" role="alert">This site uses cookies from Google to deliver its services. By using this site, you agree to its use of cookies. <a href="/ok">OK</a></div></main>',
       { onlyMainContent: true },
     );
     expect(md).toContain('clear your cookies in the browser settings');
     expect(md).toContain('Restart the browser afterwards.');
     expect(md).not.toContain('Sign in to add');
+    // The prompt may follow a label in the same box.
+    expect(md).not.toContain('not signed in');
     expect(md).not.toContain('This site uses cookies');
   });
 

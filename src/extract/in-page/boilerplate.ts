@@ -132,6 +132,12 @@ const SITE_VOICE = /\b(?:we|our|us|this (?:web)?site|by (?:using|continuing|clic
 const CONSENT_WORDS = /\b(?:accept|agree|consent|allow|withdraw|opt[- ]?out|preferences|settings|personali[sz]ed)\b/i;
 /** "Sign in to add this item to your wishlist", "You're not signed in!" */
 const SIGN_IN_PROMPT = /^(?:please )?(?:sign|log) ?in (?:to|for)\b|^you(?:'re|’re| are) not (?:signed|logged) in\b/i;
+/** The box, or a block in it ("Open in Desktop App" / "You're not signed in!"), opens with a sign-in prompt. */
+function holdsSignInPrompt(box: Element, text: string): boolean {
+  if (SIGN_IN_PROMPT.test(text)) return true;
+  return Array.from(box.querySelectorAll('*')).some((part) => SIGN_IN_PROMPT.test((part.textContent ?? '').trim()));
+}
+
 /** Longer than this, a container is a section of a page (a privacy policy), not a notice. */
 const MAX_NOTICE = 600;
 /** Notices are boxes; a paragraph or a list item is text (an article about cookies, a how-to step). */
@@ -147,7 +153,7 @@ function isSiteNotice(element: Element, own: ElementStats, stats: StatsMap, area
   const parent = element.parentElement;
   if (parent && (stats.get(parent)?.text ?? 0) <= MAX_NOTICE && NOTICE_TAGS.has(parent.localName)) return false;
   const text = (element.textContent ?? '').trim();
-  if (own.text <= 150 && SIGN_IN_PROMPT.test(text)) return true;
+  if (own.text <= 150 && holdsSignInPrompt(element, text)) return true;
   return COOKIES.test(text) && SITE_VOICE.test(text) && CONSENT_WORDS.test(text);
 }
 
