@@ -173,8 +173,7 @@ export interface ProcessEntry {
   args: string[];
 }
 
-/** Live processes from /proc (Linux); zombies are skipped, they hold nothing but a pid. */
-/** Live processes with their command lines (zombies left out). */
+/** Live processes with their command lines, from /proc (Linux); zombies hold nothing but a pid and are left out. */
 export async function listProcesses(): Promise<ProcessEntry[]> {
   let names: string[];
   try {

@@ -76,13 +76,13 @@ export function isItemList(container: Element, stats: StatsMap, minItems = 3, te
   return false;
 }
 
-/** Share of `element`'s text held by teaser lists at most `depth` levels down (a grid of teasers). */
-export function teaserShare(element: Element, stats: StatsMap, depth = 3): number {
+/** Share of `element`'s text held by containers `isList` accepts, at most `depth` levels down. */
+function shareInLists(element: Element, stats: StatsMap, isList: (container: Element) => boolean, depth: number): number {
   const total = stats.get(element)?.text ?? 0;
   if (total === 0) return 0;
   let inLists = 0;
   const visit = (container: Element, level: number) => {
-    if (isTeaserList(container, stats)) {
+    if (isList(container)) {
       inLists += stats.get(container)?.text ?? 0;
       return;
     }
@@ -93,18 +93,12 @@ export function teaserShare(element: Element, stats: StatsMap, depth = 3): numbe
   return inLists / total;
 }
 
+/** Share of `element`'s text held by teaser lists at most `depth` levels down (a grid of teasers). */
+export function teaserShare(element: Element, stats: StatsMap, depth = 3): number {
+  return shareInLists(element, stats, (container) => isTeaserList(container, stats), depth);
+}
+
 /** Share of `element`'s text held by lists of cards anywhere below it (a shop's product grid). */
 export function itemListShare(element: Element, stats: StatsMap): number {
-  const total = stats.get(element)?.text ?? 0;
-  if (total === 0) return 0;
-  let inLists = 0;
-  const visit = (container: Element) => {
-    if (isItemList(container, stats, 4)) {
-      inLists += stats.get(container)?.text ?? 0;
-      return;
-    }
-    for (let child = container.firstElementChild; child; child = child.nextElementSibling) if (stats.has(child)) visit(child);
-  };
-  visit(element);
-  return inLists / total;
+  return shareInLists(element, stats, (container) => isItemList(container, stats, 4), Infinity);
 }

@@ -100,7 +100,7 @@ function metaContent(selector: string): string {
  * `cardShare` tells how much of the page's text sits in lists of cards; asked only when Open Graph
  * alone says "product".
  */
-export function detectPageType(data: StructuredData, url: string, cardShare: () => number = () => 0): PageType {
+export function detectPageType(data: StructuredData, url: string, cardShare: () => number): PageType {
   const path = (() => {
     try {
       return new URL(url).pathname;
