@@ -447,6 +447,23 @@ describe('main content', () => {
     expect(md).not.toContain('Copyright');
   });
 
+  it("keeps a docs page's header holding its title and lead, not a site header with a logo headline", async () => {
+    const lead = 'The Fetch API provides a JavaScript interface for making HTTP requests and processing the responses, ';
+    const md = await markdownOf(
+      '<header class="site-header"><h1><a href="/">DevDocs</a></h1><nav><a href="/a">Guides</a> <a href="/b">Reference</a></nav>' +
+        '<p>Resources for developers, by developers.</p></header>' +
+        '<main><div class="layout__header"><h1>Using the Fetch API</h1>' +
+        `<section><p>${lead.repeat(2)}</p><p>${lead}in service workers and pages alike.</p><p>Fetch is promise-based, unlike the callbacks of the old interface.</p></section></div>` +
+        `<div class="layout__body"><h2>Making a request</h2><p>${PROSE}</p><p>${PROSE} Then read the body.</p><h2>Handling the response</h2>` +
+        `<p>${PROSE} Check the status first.</p><p>${PROSE}</p><p>${PROSE} Streams end.</p><p>${PROSE}</p><p>${PROSE}</p></div></main>`,
+      { onlyMainContent: true, url: 'https://example.com/docs/Web/API/Fetch_API/Using_Fetch' },
+    );
+    expect(md).toContain('# Using the Fetch API');
+    expect(md).toContain('in service workers and pages alike.');
+    expect(md).toContain('Check the status first.');
+    expect(md).not.toContain('Resources for developers');
+  });
+
   it('drops a consent dialog that outweighs a page of link cards', async () => {
     const card = (n: number) => `<li><a href="/recipes/${n}">Weeknight dinner recipe number ${n} with vegetables</a></li>`;
     const consent =

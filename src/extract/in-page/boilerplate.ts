@@ -86,10 +86,24 @@ function isComponentPart(element: Element, own: ElementStats): boolean {
   return linkDensity(own) < 0.3 && hasComponentPartName(element);
 }
 
+/** A site's header never holds this much plain text. */
+const CONTENT_HEADER_TEXT = 400;
+
+/**
+ * The header of the content itself ("layout__header" holding the headline and the lead): the
+ * page's h1 with paragraphs of prose under it, which a site's header (a logo, menus) never has.
+ */
+export function isContentHeader(element: Element, own: ElementStats): boolean {
+  return own.maxProse >= 80 && nonLinkText(own) >= CONTENT_HEADER_TEXT && element.querySelector('h1') !== null;
+}
+
 /** Chrome or boilerplate by class or id: names are noisier than markup, so prose protects. */
 function isNamedBoilerplate(element: Element, own: ElementStats, options: PruneOptions): boolean {
   if (hasOverlayName(element)) return true;
-  if (hasChromeName(element) && !isComponentPart(element, own)) return options.includesChrome || !hasContentName(element);
+  if (hasChromeName(element) && !isComponentPart(element, own)) {
+    if (isContentHeader(element, own)) return false;
+    return options.includesChrome || !hasContentName(element);
+  }
   return hasBoilerplateName(element) && !hasContentName(element);
 }
 

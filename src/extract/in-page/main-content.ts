@@ -1,4 +1,4 @@
-import { discountPruned, nonLinkText, type PruneOptions, pruneBoilerplate } from './boilerplate.js';
+import { discountPruned, isContentHeader, nonLinkText, type PruneOptions, pruneBoilerplate } from './boilerplate.js';
 import { classWeight, hasArticleMetaName, hasBoilerplateName, hasBoilerplateRole, hasChromeName, hasCommentName, hasContentName, isChromeElement } from './class-signals.js';
 import { isItemList, isTeaserList, itemListShare, teaserShare } from './item-lists.js';
 import { type ElementStats, linkDensity, measure, type StatsMap } from './measure.js';
@@ -144,10 +144,11 @@ function isFurnitureByName(element: Element): boolean {
 }
 
 /**
- * Siblings of the top candidate that carry content too (a split article body); not a grid of
- * teasers for other pages, however much summary text its cards hold.
+ * Siblings of the top candidate that carry content too (a split article body, the header holding
+ * a docs page's title and lead); not a grid of teasers for other pages, however much summary text
+ * its cards hold. An article's header goes with its headline (`withHeader` false).
  */
-function withSiblings(top: Element, scores: Map<Element, number>, stats: StatsMap, pruned: Set<Element>): Element[] {
+function withSiblings(top: Element, scores: Map<Element, number>, stats: StatsMap, pruned: Set<Element>, withHeader: boolean): Element[] {
   const parent = top.parentElement;
   if (!parent || top.localName === 'body') return [top];
   const topScore = scores.get(top) ?? 0;
@@ -156,7 +157,9 @@ function withSiblings(top: Element, scores: Map<Element, number>, stats: StatsMa
   for (let sibling = parent.firstElementChild; sibling; sibling = sibling.nextElementSibling) {
     const own = stats.get(sibling);
     if (sibling === top) roots.push(sibling);
-    else if (!own || pruned.has(sibling) || isFurnitureByName(sibling)) continue;
+    else if (!own || pruned.has(sibling)) continue;
+    else if (withHeader && isContentHeader(sibling, own)) roots.push(sibling);
+    else if (isFurnitureByName(sibling)) continue;
     else if ((scores.get(sibling) ?? 0) + (hasContentName(sibling) ? 0.2 * topScore : 0) >= threshold) {
       if (teaserShare(sibling, stats) <= 0.5) roots.push(sibling);
     } else if (sibling.localName === 'p' && own.text > 80 && linkDensity(own) < 0.25) roots.push(sibling);
@@ -321,7 +324,7 @@ export function findMainContent(body: Element, keep: (element: Element) => boole
   discountPruned(pruneBoilerplate([area], stats, areaOptions, pruned), stats);
   const scores = scoreCandidates(area, liveElements(area, stats, pruned), stats);
   const candidate = climb(bestCandidate(scores, area), scores, stats, area);
-  const roots = withSiblings(candidate, scores, stats, pruned);
+  const roots = withSiblings(candidate, scores, stats, pruned, pageType !== 'article');
   const narrow =
     holdsMostOfArea(roots, area, stats, pruned, pageType) && !isItemList(candidate, stats, 4) && holdsMostProse(roots, area, stats, pruned);
   const description = productDescription(pageType, data);
