@@ -464,6 +464,21 @@ describe('main content', () => {
     expect(md).not.toContain('Resources for developers');
   });
 
+  it("reads a section's id made from its heading as words of the text, not as a name", async () => {
+    const md = await markdownOf(
+      '<div class="body"><h1>Submitting patches</h1>' +
+        `<section id="obtain-a-current-source-tree"><h2>Obtain a current source tree</h2><p>${PROSE} Clone the tree first.</p></section>` +
+        `<section id="describe-your-changes"><h2>Describe your changes</h2><p>${PROSE}</p><p>${PROSE}</p><p>${PROSE}</p></section>` +
+        `<section id="respond-to-review-comments"><h2>Respond to review comments</h2><p>${PROSE} Answer every reviewer.</p></section>` +
+        `<div id="comments"><h3>Comments</h3><p>${PROSE} Great guide, thanks!</p></div></div>`,
+      { onlyMainContent: true, url: 'https://example.com/doc/html/latest/process/submitting-patches.html' },
+    );
+    expect(md).toContain('Clone the tree first.');
+    expect(md).toContain('Answer every reviewer.');
+    // A one-word id is a name the page gave.
+    expect(md).not.toContain('Great guide');
+  });
+
   it('drops a consent dialog that outweighs a page of link cards', async () => {
     const card = (n: number) => `<li><a href="/recipes/${n}">Weeknight dinner recipe number ${n} with vegetables</a></li>`;
     const consent =

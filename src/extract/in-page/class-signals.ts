@@ -30,15 +30,32 @@ function cachedTokens(name: string): string[] {
   return tokens;
 }
 
+const HEADINGS = new Set(['h1', 'h2', 'h3', 'h4', 'h5', 'h6']);
+/** A slug this many words long was made from a title, not chosen as a name. */
+const SLUG_WORDS = 3;
+
+/**
+ * An id made from the section's own heading ("respond-to-review-comments" over "Respond to review
+ * comments", as Sphinx and Markdown renderers write them) repeats the heading's words: it says
+ * what the text is about, not what part of the page the element is.
+ */
+function isHeadingSlug(element: Element, id: string): boolean {
+  const words = id.toLowerCase().split(/[-_]+/).filter((word) => word.length > 0);
+  if (words.length < SLUG_WORDS) return false;
+  const first = element.firstElementChild;
+  const heading = HEADINGS.has(element.localName) ? element : first && HEADINGS.has(first.localName) ? first : null;
+  if (!heading) return false;
+  const title = new Set((heading.textContent ?? '').toLowerCase().split(/[^\p{L}\p{N}]+/u));
+  return words.every((word) => title.has(word));
+}
+
 export function nameTokens(element: Element): string[] {
   let tokens = tokenCache.get(element);
   if (!tokens) {
     const classes = element.getAttribute('class');
-    const id = element.id;
+    const id = element.getAttribute('id') ?? '';
     if (!classes && !id) tokens = NO_TOKENS;
-    else {
-      tokens = cachedTokens(`${classes ?? ''} ${id}`);
-    }
+    else tokens = cachedTokens(`${classes ?? ''} ${isHeadingSlug(element, id) ? '' : id}`);
     tokenCache.set(element, tokens);
   }
   return tokens;
