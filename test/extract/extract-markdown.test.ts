@@ -479,6 +479,20 @@ describe('main content', () => {
     expect(md).not.toContain('Great guide');
   });
 
+  it('keeps a feature box inside the main area given the banner role, not the site banner', async () => {
+    const md = await markdownOf(
+      '<div role="banner"><a href="/">Nomad</a> <a href="/cases">Cases</a> <span>Free shipping over 75 EUR</span></div>' +
+        `<main><h1>Modern Leather Case</h1><p>${PROSE}</p>` +
+        '<section><div class="content" role="banner"><h2>Drop Protection</h2><p>Keeps your device safe from unexpected tumbles with a raised bumper.</p></div></section>' +
+        `<p>${PROSE} Made in Portugal.</p></main>`,
+      { onlyMainContent: true, url: 'https://example.com/products/modern-leather-case' },
+      '<script type="application/ld+json">{"@type":"Product","name":"Modern Leather Case"}</script>',
+    );
+    expect(md).toContain('unexpected tumbles');
+    expect(md).toContain('Made in Portugal.');
+    expect(md).not.toContain('Free shipping over');
+  });
+
   it('drops a consent dialog that outweighs a page of link cards', async () => {
     const card = (n: number) => `<li><a href="/recipes/${n}">Weeknight dinner recipe number ${n} with vegetables</a></li>`;
     const consent =

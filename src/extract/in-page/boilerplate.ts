@@ -71,6 +71,10 @@ function isMarkedChrome(element: Element, options: PruneOptions): boolean {
   if (!isChromeElement(element)) return false;
   const name = element.localName;
   if (name === 'header' || name === 'footer') return options.includesChrome || options.articleBody;
+  // The site's banner and footer landmarks sit outside the main area; a box inside it given one of
+  // those roles is a promotional "banner" of the content.
+  const role = element.getAttribute('role');
+  if (role === 'banner' || role === 'contentinfo') return options.includesChrome;
   return true;
 }
 
