@@ -17,7 +17,7 @@ const script = await bundlePageFunction(siblingModule(import.meta.url, './prune-
 const browser = await chromium.launch(BENCH_LAUNCH_OPTIONS);
 const context = await browser.newContext({ javaScriptEnabled: false });
 const byReason = new Map<string, { lost: number; dropped: number; pages: Set<string> }>();
-const worst: Array<{ page: string; what: string; reason: string; lost: number; total: number }> = [];
+const worst: Array<{ page: string; what: string; reason: string; lost: number; total: number; share: number }> = [];
 const wanted = names ? names.split(',') : null;
 for (const stored of await listStoredPages(resolve(dataDir))) {
   if (wanted && !wanted.includes(stored.name)) continue;
@@ -35,11 +35,11 @@ for (const stored of await listStoredPages(resolve(dataDir))) {
     row.dropped += own.length - lost;
     if (lost > 0) row.pages.add(stored.name);
     byReason.set(key, row);
-    if (lost >= 10) worst.push({ page: stored.name, what: element.what, reason: element.reason, lost, total: own.length });
+    if (lost >= 10) worst.push({ page: stored.name, what: element.what, reason: element.reason, lost, total: own.length, share: lost / Math.max(1, truthSet.size) });
   }
 }
 await browser.close();
 console.log('type\treason\trecall lost (sum of page shares)\tpages\tcorrectly dropped shingles');
 for (const [key, row] of [...byReason].sort((a, b) => b[1].lost - a[1].lost)) console.log(`${key}\t${row.lost.toFixed(2)}\t${row.pages.size}\t${row.dropped}`);
-console.log('\nworst prunes (page, element, rule, truth shingles lost / its shingles)');
-for (const row of worst.sort((a, b) => b.lost - a.lost).slice(0, 60)) console.log(`${row.page}\t${row.what}\t${row.reason}\t${row.lost}/${row.total}`);
+console.log('\nworst prunes (page, element, rule, share of the truth lost, truth shingles lost / its shingles)');
+for (const row of worst.sort((a, b) => b.share - a.share).slice(0, 80)) console.log(`${row.page}\t${row.what}\t${row.reason}\t${row.share.toFixed(2)}\t${row.lost}/${row.total}`);
