@@ -493,6 +493,20 @@ describe('main content', () => {
     expect(md).not.toContain('Free shipping over');
   });
 
+  it('keeps quotes, code and tables in an article body whatever their class, not a byline', async () => {
+    const md = await markdownOf(
+      `<article><h1>Zero to QED</h1><p class="meta byline">By Stephen Diehl</p><p>${PROSE}</p>` +
+        '<blockquote class="blockquote-tag blockquote-tag-tip"><p>Tip: run the checker after every step.</p></blockquote>' +
+        `<p>${PROSE} Proofs are programs.</p><pre class="source"><code>theorem two_eq : 1 + 1 = 2 := rfl</code></pre>` +
+        `<table class="meta"><tr><th>Tactic</th><th>Use</th></tr><tr><td>simp</td><td>rewrite with lemmas</td></tr></table><p>${PROSE}</p></article>`,
+      { onlyMainContent: true },
+    );
+    expect(md).toContain('> Tip: run the checker after every step.');
+    expect(md).toContain('theorem two_eq');
+    expect(md).toContain('| simp | rewrite with lemmas |');
+    expect(md).not.toContain('By Stephen Diehl');
+  });
+
   it('drops a consent dialog that outweighs a page of link cards', async () => {
     const card = (n: number) => `<li><a href="/recipes/${n}">Weeknight dinner recipe number ${n} with vegetables</a></li>`;
     const consent =

@@ -116,6 +116,9 @@ function isControl(element: Element, own: ElementStats): boolean {
   return own.text < 40 && hasControlName(element);
 }
 
+/** Quotes, code and tables are the text's own, whatever their class ("blockquote-tag-tip" is a callout). */
+const TEXT_BLOCKS = new Set(['blockquote', 'pre', 'table']);
+
 /** Boilerplate whatever prose it holds, when it is a small part of the area. */
 function isPlainBoilerplate(element: Element, own: ElementStats, stats: StatsMap, options: PruneOptions, area: AreaSize): boolean {
   if (hasBoilerplateRole(element) || element.localName === 'form' || isControl(element, own)) return true;
@@ -124,7 +127,7 @@ function isPlainBoilerplate(element: Element, own: ElementStats, stats: StatsMap
   if (options.articleBody) {
     if (element.localName === 'figcaption' || isDateline(element, own)) return true;
     if (options.dropHeadline && element.localName === 'h1') return true;
-    if (hasArticleMetaName(element) && !hasContentName(element)) return true;
+    if (hasArticleMetaName(element) && !hasContentName(element) && !TEXT_BLOCKS.has(element.localName)) return true;
     // Link lists go, unless the body is itself largely links (over 40% of its text): a resource
     // page, a wiki's reading list, is made of them. A product page's links are other products.
     if (isLinkList(element, own) && (options.productPage || area.nonLink >= area.text * 0.6)) return true;
