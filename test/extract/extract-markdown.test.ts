@@ -507,6 +507,32 @@ describe('main content', () => {
     expect(md).not.toContain('By Stephen Diehl');
   });
 
+  it('keeps section headers with a lead and a buy box holding the h1, whatever chrome name they have', async () => {
+    const md = await markdownOf(
+      '<div class="sidebar-nav"><h2>Menu</h2><a href="/a">Issues</a> <a href="/b">Projects</a></div><main>' +
+        '<section><div class="PageSection_header__3JdVh"><h2>Make product operations self-driving</h2>' +
+        '<p>Turn conversations and customer feedback into actionable issues that are routed, labeled and prioritized.</p></div>' +
+        `<div class="grid"><p>${PROSE} Triage is automatic.</p></div></section>` +
+        '<section><div class="PageSection_header__3JdVh"><h2>Define the product direction</h2>' +
+        '<p>Plan and navigate from idea to launch. Align your team with product initiatives and roadmaps, and keep them current./p></div>' +
+        `<div class="grid"><p>${PROSE} Roadmaps show every project.</p></div></section></main>`,
+      { onlyMainContent: true, url: 'https://example.com/' },
+    );
+    expect(md).toContain('routed, labeled and prioritized');
+    expect(md).toContain('initiatives and roadmaps');
+    expect(md).not.toContain('Projects');
+    const product = await markdownOf(
+      '<main><div class="gallery"><img src="/a.jpg" alt="Lantern"></div>' +
+        '<div id="right_block" class="sidebar"><h1>Indoor and outdoor flame diffuser</h1><p>79,00 €</p>' +
+        '<p>A compact lantern that diffuses essential oils, with a flame effect that is safe to leave on the terrace or in the living room.</p></div>' +
+        `<div class="details"><h2>Details</h2><p>${PROSE}</p></div></main>`,
+      { onlyMainContent: true, url: 'https://example.com/gifts/5134-diffuser.html' },
+      '<meta property="og:type" content="product">',
+    );
+    expect(product).toContain('# Indoor and outdoor flame diffuser');
+    expect(product).toContain('safe to leave on the terrace');
+  });
+
   it('drops a consent dialog that outweighs a page of link cards', async () => {
     const card = (n: number) => `<li><a href="/recipes/${n}">Weeknight dinner recipe number ${n} with vegetables</a></li>`;
     const consent =

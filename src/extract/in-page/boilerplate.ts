@@ -10,6 +10,7 @@ import {
   hasControlName,
   hasProductExtraName,
   isChromeElement,
+  isNamedHeaderOnly,
 } from './class-signals.js';
 import { isItemList } from './item-lists.js';
 import { BLOCK_TAGS } from './markdown.js';
@@ -90,15 +91,18 @@ function isComponentPart(element: Element, own: ElementStats): boolean {
   return linkDensity(own) < 0.3 && hasComponentPartName(element);
 }
 
-/** A site's header never holds this much plain text. */
-const CONTENT_HEADER_TEXT = 400;
+/** A paragraph this long is prose: a site's header (a logo, menus, a promise of free shipping) has none. */
+const HEADER_PROSE = 100;
 
 /**
- * The header of the content itself ("layout__header" holding the headline and the lead): the
- * page's h1 with paragraphs of prose under it, which a site's header (a logo, menus) never has.
+ * Named as chrome, yet the content's own head: the page's h1 with prose under it (a product's buy
+ * box named "sidebar"), or a header of the content or a section of it ("layout__header" with a docs
+ * page's title and lead, "PageSection_header", "c-masthead"): a heading and a paragraph of prose,
+ * with few links.
  */
 export function isContentHeader(element: Element, own: ElementStats): boolean {
-  return own.maxProse >= 80 && nonLinkText(own) >= CONTENT_HEADER_TEXT && element.querySelector('h1') !== null;
+  if (own.maxProse < HEADER_PROSE || linkDensity(own) >= 0.3) return false;
+  return element.querySelector('h1') !== null || (isNamedHeaderOnly(element) && element.querySelector('h2, h3, h4, h5, h6') !== null);
 }
 
 /** Chrome or boilerplate by class or id: names are noisier than markup, so prose protects. */

@@ -150,6 +150,14 @@ export function hasComponentPartName(element: Element): boolean {
   return named;
 }
 
+const HEADER_WORDS = new Set(['header', 'masthead']);
+
+/** The only chrome words in the element's names say "header" (of the page, or of a section of it). */
+export function isNamedHeaderOnly(element: Element): boolean {
+  const chrome = nameTokens(element).filter((token) => CHROME_WORDS.has(token));
+  return chrome.length > 0 && chrome.every((token) => HEADER_WORDS.has(token));
+}
+
 export function hasBoilerplateName(element: Element): boolean {
   return hasToken(element, BOILERPLATE_WORDS);
 }
