@@ -533,6 +533,19 @@ describe('main content', () => {
     expect(product).toContain('safe to leave on the terrace');
   });
 
+  it("keeps a section's header whose heading links to the section's own page", async () => {
+    const section = (slug: string, title: string, text: string) =>
+      `<section class="api-section"><div class="ApiSectionHeader"><h1><a href="/api/charges/${slug}">${title}</a></h1><span>Deprecated</span></div>` +
+      `<div class="ApiSection"><p>${text} ${PROSE}</p><p>${PROSE}</p></div></section>`;
+    const md = await markdownOf(
+      `<main>${section('object', 'The Charge object', 'A Charge is one attempt to move money.')}${section('create', 'Create a charge', 'Charges a payment source.')}</main>`,
+      { onlyMainContent: true, url: 'https://example.com/api/charges' },
+    );
+    expect(md).toContain('# [The Charge object](https://example.com/api/charges/object)');
+    expect(md).toContain('# [Create a charge](https://example.com/api/charges/create)');
+    expect(md).toContain('Charges a payment source.');
+  });
+
   it('drops a consent dialog that outweighs a page of link cards', async () => {
     const card = (n: number) => `<li><a href="/recipes/${n}">Weeknight dinner recipe number ${n} with vegetables</a></li>`;
     const consent =

@@ -86,9 +86,16 @@ function isOverlay(element: Element): boolean {
   return element.getAttribute('aria-modal') === 'true';
 }
 
-/** The header or footer of a card or section (a title, a byline), not the page's link bars. */
-function isComponentPart(element: Element, own: ElementStats): boolean {
-  return linkDensity(own) < 0.3 && hasComponentPartName(element);
+/**
+ * The header or footer of a card or section (a title, a byline), not the page's link bars. A
+ * heading that is a link (to the section's own page) is a title, not a link bar.
+ */
+function isComponentPart(element: Element, own: ElementStats, stats: StatsMap): boolean {
+  if (!hasComponentPartName(element)) return false;
+  if (linkDensity(own) < 0.3) return true;
+  let headingLinks = 0;
+  for (const heading of Array.from(element.querySelectorAll('h1, h2, h3, h4, h5, h6'))) headingLinks += stats.get(heading)?.linkText ?? 0;
+  return own.linkText - headingLinks < own.text * 0.3;
 }
 
 /** A paragraph this long is prose: a site's header (a logo, menus, a promise of free shipping) has none. */
@@ -106,9 +113,9 @@ export function isContentHeader(element: Element, own: ElementStats): boolean {
 }
 
 /** Chrome or boilerplate by class or id: names are noisier than markup, so prose protects. */
-function isNamedBoilerplate(element: Element, own: ElementStats, options: PruneOptions): boolean {
+function isNamedBoilerplate(element: Element, own: ElementStats, stats: StatsMap, options: PruneOptions): boolean {
   if (hasOverlayName(element)) return true;
-  if (hasChromeName(element) && !isComponentPart(element, own)) {
+  if (hasChromeName(element) && !isComponentPart(element, own, stats)) {
     if (isContentHeader(element, own)) return false;
     return options.includesChrome || !hasContentName(element);
   }
@@ -204,10 +211,10 @@ function boilerplateRule(element: Element, own: ElementStats, stats: StatsMap, o
   // Site chrome by name on a page with little else (a sign-up box in the footer of an empty shell)
   // is still chrome; only one holding the headline is the page.
   const shellChrome = options.includesChrome && area.nonLink < SHELL_PAGE && own.text < SMALL_CHROME;
-  if (shellChrome && hasChromeName(element) && !isComponentPart(element, own) && !hasContentName(element) && element.querySelector('h1') === null) return 'chrome on a shell page';
+  if (shellChrome && hasChromeName(element) && !isComponentPart(element, own, stats) && !hasContentName(element) && element.querySelector('h1') === null) return 'chrome on a shell page';
   const small = nonLinkText(own) < area.nonLink * 0.25 || own.text < 120;
   if (!small) return undefined;
-  if (isNamedBoilerplate(element, own, options)) return own.maxProse < 400 ? 'named boilerplate' : undefined;
+  if (isNamedBoilerplate(element, own, stats, options)) return own.maxProse < 400 ? 'named boilerplate' : undefined;
   return isPlainBoilerplate(element, own, stats, options, area) ? 'plain boilerplate' : undefined;
 }
 
