@@ -40,11 +40,12 @@ const SLUG_WORDS = 3;
  * what the text is about, not what part of the page the element is.
  */
 function isHeadingSlug(element: Element, id: string): boolean {
-  const words = id.toLowerCase().split(/[-_]+/).filter((word) => word.length > 0);
-  if (words.length < SLUG_WORDS) return false;
+  if (id === '') return false;
   const first = element.firstElementChild;
   const heading = HEADINGS.has(element.localName) ? element : first && HEADINGS.has(first.localName) ? first : null;
   if (!heading) return false;
+  const words = id.toLowerCase().split(/[-_]+/).filter((word) => word.length > 0);
+  if (words.length < SLUG_WORDS) return false;
   const title = new Set((heading.textContent ?? '').toLowerCase().split(/[^\p{L}\p{N}]+/u));
   return words.every((word) => title.has(word));
 }
