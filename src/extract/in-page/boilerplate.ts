@@ -102,10 +102,10 @@ function isComponentPart(element: Element, own: ElementStats, stats: StatsMap): 
 const HEADER_PROSE = 100;
 
 /**
- * Named as chrome, yet the content's own head: the page's h1 with prose under it (a product's buy
- * box named "sidebar"), or a header of the content or a section of it ("layout__header" with a docs
- * page's title and lead, "PageSection_header", "c-masthead"): a heading and a paragraph of prose,
- * with few links.
+ * The content's own head, even when named as chrome: the page's h1 with prose under it (a
+ * product's buy box named "sidebar"), or a header of the content or a section of it
+ * ("layout__header" with a docs page's title and lead, "PageSection_header", "c-masthead"): a
+ * heading and a paragraph of prose, with few links.
  */
 export function isContentHeader(element: Element, own: ElementStats): boolean {
   if (own.maxProse < HEADER_PROSE || linkDensity(own) >= 0.3) return false;

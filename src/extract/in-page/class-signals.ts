@@ -46,7 +46,8 @@ function isHeadingSlug(element: Element, id: string): boolean {
   if (!heading) return false;
   const words = id.toLowerCase().split(/[-_]+/).filter((word) => word.length > 0);
   if (words.length < SLUG_WORDS) return false;
-  const title = new Set((heading.textContent ?? '').toLowerCase().split(/[^\p{L}\p{N}]+/u));
+  // Slugs are ASCII; an ASCII split (no Unicode class to compile in every fresh page) finds their words.
+  const title = new Set((heading.textContent ?? '').toLowerCase().split(/[^a-z0-9]+/));
   return words.every((word) => title.has(word));
 }
 
