@@ -34,6 +34,13 @@ const HEADINGS = new Set(['h1', 'h2', 'h3', 'h4', 'h5', 'h6']);
 /** A slug this many words long was made from a title, not chosen as a name. */
 const SLUG_WORDS = 3;
 
+/** The element's first child if it is a heading, past empty anchors (Sphinx's `<span id="old-name">`). */
+function firstHeading(element: Element): Element | null {
+  let child = element.firstElementChild;
+  while (child && !HEADINGS.has(child.localName) && child.firstChild === null) child = child.nextElementSibling;
+  return child && HEADINGS.has(child.localName) ? child : null;
+}
+
 /**
  * An id made from the section's own heading ("respond-to-review-comments" over "Respond to review
  * comments", as Sphinx and Markdown renderers write them) repeats the heading's words: it says
@@ -41,8 +48,7 @@ const SLUG_WORDS = 3;
  */
 function isHeadingSlug(element: Element, id: string): boolean {
   if (id === '') return false;
-  const first = element.firstElementChild;
-  const heading = HEADINGS.has(element.localName) ? element : first && HEADINGS.has(first.localName) ? first : null;
+  const heading = HEADINGS.has(element.localName) ? element : firstHeading(element);
   if (!heading) return false;
   const words = id.toLowerCase().split(/[-_]+/).filter((word) => word.length > 0);
   if (words.length < SLUG_WORDS) return false;
