@@ -4,6 +4,7 @@ import { gunzipSync } from 'node:zlib';
 import { chromium } from 'playwright-core';
 import { bundlePageFunction, runPageFunction, siblingModule } from '../../src/extract/page-script.js';
 import { BENCH_LAUNCH_OPTIONS, listStoredPages, openStoredPage } from '../bench-extraction.js';
+import { readTruth, shingles } from './truth.js';
 import type { KeptBlock } from './keep-audit.page.js';
 
 /**
@@ -12,9 +13,7 @@ import type { KeptBlock } from './keep-audit.page.js';
  * class words summed over pages: npx tsx scripts/extraction-debug/keep-audit.ts DATA_DIR [TYPE]
  */
 const [dataDir = '', type = ''] = process.argv.slice(2);
-const truth = JSON.parse(await readFile(resolve(dataDir, 'ground-truth.json'), 'utf8')) as Record<string, { articleBody?: string; pageType?: string }>;
-const tokens = (text: string): string[] => text.match(/[\p{L}\p{N}_]+/gu) ?? [];
-const shingles = (list: string[]): string[] => list.length < 4 ? (list.length ? [list.join(' ')] : []) : list.slice(3).map((_, i) => list.slice(i, i + 4).join(' '));
+const truth = await readTruth(dataDir);
 const script = await bundlePageFunction(siblingModule(import.meta.url, './keep-audit.page'), 'keepAudit');
 const browser = await chromium.launch(BENCH_LAUNCH_OPTIONS);
 const context = await browser.newContext({ javaScriptEnabled: false });
@@ -23,13 +22,13 @@ const words = new Map<string, { share: number; pages: Set<string> }>();
 for (const stored of await listStoredPages(resolve(dataDir))) {
   const entry = truth[stored.name];
   if (!entry?.articleBody || (type && entry.pageType !== type)) continue;
-  const truthSet = new Set(shingles(tokens(entry.articleBody)));
+  const truthSet = new Set(shingles(entry.articleBody));
   const bytes = await readFile(stored.file);
   const page = await openStoredPage(context, stored.url, stored.file.endsWith('.gz') ? gunzipSync(bytes) : bytes);
   const { blocks } = await runPageFunction<{ pageType: string; blocks: KeptBlock[] }>(page, script, { url: stored.url });
   await page.close();
   const outside = blocks.map((block) => {
-    const own = shingles(tokens(block.text));
+    const own = shingles(block.text);
     return { size: own.length, outside: own.length > 0 && own.filter((s) => !truthSet.has(s)).length >= own.length * 0.9 };
   });
   const total = blocks.reduce((sum, block, i) => sum + (block.parent === -1 ? (outside[i]?.size ?? 0) : 0), 0) || 1;

@@ -4,15 +4,14 @@ import { gunzipSync } from 'node:zlib';
 import { chromium } from 'playwright-core';
 import { bundlePageFunction, runPageFunction, siblingModule } from '../../src/extract/page-script.js';
 import { BENCH_LAUNCH_OPTIONS, listStoredPages, openStoredPage } from '../bench-extraction.js';
+import { readTruth, shingles } from './truth.js';
 
 /**
  * Which pruning rules cost recall: for every pruned element, how much of its text the ground truth
  * holds, summed by rule: npx tsx scripts/extraction-debug/prune-audit.ts DATA_DIR [NAME,...]
  */
 const [dataDir = '', names = ''] = process.argv.slice(2);
-const truth = JSON.parse(await readFile(resolve(dataDir, 'ground-truth.json'), 'utf8')) as Record<string, { articleBody?: string; pageType?: string }>;
-const tokens = (text: string): string[] => text.match(/[\p{L}\p{N}_]+/gu) ?? [];
-const shingles = (list: string[]): string[] => list.length < 4 ? (list.length ? [list.join(' ')] : []) : list.slice(3).map((_, i) => list.slice(i, i + 4).join(' '));
+const truth = await readTruth(dataDir);
 const script = await bundlePageFunction(siblingModule(import.meta.url, './prune-audit.page'), 'pruneAudit');
 const browser = await chromium.launch(BENCH_LAUNCH_OPTIONS);
 const context = await browser.newContext({ javaScriptEnabled: false });
@@ -21,13 +20,13 @@ const worst: Array<{ page: string; what: string; reason: string; lost: number; t
 const wanted = names ? names.split(',') : null;
 for (const stored of await listStoredPages(resolve(dataDir))) {
   if (wanted && !wanted.includes(stored.name)) continue;
-  const truthSet = new Set(shingles(tokens(truth[stored.name]?.articleBody ?? '')));
+  const truthSet = new Set(shingles(truth[stored.name]?.articleBody ?? ''));
   const bytes = await readFile(stored.file);
   const page = await openStoredPage(context, stored.url, stored.file.endsWith('.gz') ? gunzipSync(bytes) : bytes);
   const audit = await runPageFunction<{ pageType: string; pruned: Array<{ what: string; reason: string; text: string }> }>(page, script, { url: stored.url });
   await page.close();
   for (const element of audit.pruned) {
-    const own = shingles(tokens(element.text));
+    const own = shingles(element.text);
     const lost = own.filter((s) => truthSet.has(s)).length;
     const key = `${truth[stored.name]?.pageType ?? '?'}\t${element.reason}`;
     const row = byReason.get(key) ?? { lost: 0, dropped: 0, pages: new Set() };
