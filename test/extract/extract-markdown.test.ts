@@ -547,6 +547,16 @@ describe('main content', () => {
     expect(md).toContain('Charges a payment source.');
   });
 
+  it('reads ids as attributes: a form whose control is named "id" does not break the extraction', async () => {
+    const md = await markdownOf(
+      `<main><h1>Order lookup</h1><p>${PROSE}</p>` +
+        '<form class="card-header" id="lookup"><input name="id" value="7"><a href="/a">Orders</a> <a href="/b">Returns</a></form>' +
+        `<section id="how-to-find-your-order"><h2>How to find your order</h2><form><input name="id"></form><p>${PROSE} Check your email.</p></section></main>`,
+      { onlyMainContent: true },
+    );
+    expect(md).toContain('Check your email.');
+  });
+
   it('drops a consent dialog that outweighs a page of link cards', async () => {
     const card = (n: number) => `<li><a href="/recipes/${n}">Weeknight dinner recipe number ${n} with vegetables</a></li>`;
     const consent =

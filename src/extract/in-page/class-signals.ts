@@ -147,7 +147,8 @@ const WRAPPER_WORDS = new Set(['ctn', 'container', 'wrapper', 'wrap', 'inner', '
  */
 export function hasComponentPartName(element: Element): boolean {
   let named = false;
-  for (const name of [...(element.getAttribute('class') ?? '').split(/\s+/), element.id]) {
+  // The attribute, not `.id`: a form's `.id` is its control named "id", when it has one.
+  for (const name of [...(element.getAttribute('class') ?? '').split(/\s+/), element.getAttribute('id') ?? '']) {
     const tokens = cachedTokens(name);
     const index = tokens.findIndex((token) => CHROME_WORDS.has(token));
     if (index < 0) continue;
