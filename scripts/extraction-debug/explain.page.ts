@@ -1,9 +1,11 @@
 import { findMainContent } from '../../src/extract/in-page/main-content.js';
 import { createVisibilityFilter } from '../../src/extract/in-page/visibility.js';
 
-function describe(element: Element): string {
+/** `tag#id.first.three.classes`, for debugging output. */
+export function describe(element: Element): string {
   const classes = (element.getAttribute('class') ?? '').trim().split(/\s+/).slice(0, 3).join('.');
-  return `${element.localName}${element.id ? `#${element.id}` : ''}${classes ? `.${classes}` : ''}`;
+  const id = element.getAttribute('id');
+  return `${element.localName}${id ? `#${id}` : ''}${classes ? `.${classes}` : ''}`;
 }
 
 /** Runs in the page: what the main-content finder decided and by which rule, for debugging one page. */

@@ -1,6 +1,7 @@
 import { nameTokens } from '../../src/extract/in-page/class-signals.js';
 import { findMainContent } from '../../src/extract/in-page/main-content.js';
 import { createVisibilityFilter } from '../../src/extract/in-page/visibility.js';
+import { describe } from './explain.page.js';
 
 export interface KeptBlock {
   parent: number;
@@ -24,8 +25,7 @@ export function keepAudit(options: { url: string }): { pageType: string; blocks:
   const visit = (element: Element, parent: number) => {
     if (main.pruned.has(element) || (main.stats.get(element)?.text ?? 0) < 150) return;
     const index = blocks.length;
-    const classes = (element.getAttribute('class') ?? '').trim().split(/\s+/).slice(0, 3).join('.');
-    blocks.push({ parent, what: `${element.localName}${element.id ? `#${element.id}` : ''}${classes ? `.${classes}` : ''}`, tokens: nameTokens(element), text: textOf(element) });
+    blocks.push({ parent, what: describe(element), tokens: nameTokens(element), text: textOf(element) });
     for (let child = element.firstElementChild; child; child = child.nextElementSibling) visit(child, index);
   };
   for (const root of main.roots) visit(root, -1);

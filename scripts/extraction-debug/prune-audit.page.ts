@@ -1,10 +1,7 @@
 import { findMainContent } from '../../src/extract/in-page/main-content.js';
 import { createVisibilityFilter } from '../../src/extract/in-page/visibility.js';
+import { describe } from './explain.page.js';
 
-function describe(element: Element): string {
-  const classes = (element.getAttribute('class') ?? '').trim().split(/\s+/).slice(0, 3).join('.');
-  return `${element.localName}${element.id ? `#${element.id}` : ''}${classes ? `.${classes}` : ''}`;
-}
 
 /** Runs in the page: every pruned element's full text and the rule that pruned it. */
 export function pruneAudit(options: { url: string }): { pageType: string; pruned: Array<{ what: string; reason: string; text: string }> } {
