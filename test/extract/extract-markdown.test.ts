@@ -427,6 +427,24 @@ describe('main content', () => {
     expect(md).not.toContain('Other lamp');
   });
 
+  it("drops a carousel of other products after its heading's header, however it outweighs a short listing", async () => {
+    const slide = (n: number) =>
+      `<li class="s1"><img src="/i/${n}.jpg" alt=""><h3>Gold chain ${n}20 links for motorbikes</h3><span>New · Business</span>` +
+      `<span>$${n}52.15</span><span>+ $81.31 delivery</span><span>Seller with 100% positive feedback</span></li>`;
+    const carousel = `<div class="q7"><div class="carousel carousel--peek"><ul>${[1, 2, 3, 4, 5, 6].map(slide).join('')}</ul></div></div>`;
+    const md = await markdownOf(
+      '<main><h1>Gold chain 104 links</h1><p>EUR 163.12</p><p>Condition: not specified</p>' +
+        `<div class="q9"><div class="q8"><h2>Similar items</h2><p>Sponsored picks chosen for you from sellers who ship to your country</p></div>${carousel}</div></main>`,
+      { onlyMainContent: true, url: 'https://example.com/itm/296607459180' },
+      '<script type="application/ld+json">{"@type":"Product","name":"Gold chain 104 links"}</script>',
+    );
+    expect(md).toContain('EUR 163.12');
+    expect(md).toContain('Condition: not specified');
+    expect(md).not.toContain('Similar items');
+    expect(md).not.toContain('Gold chain 120 links');
+    expect(md).not.toContain('positive feedback');
+  });
+
   it('keeps the header and footer of a card or section (by class or id), but not the page footer', async () => {
     const card = (n: number) =>
       `<div class="CustomerCard-sc-e2c04df0-6"><p>We moved our workloads and saved money, quote number ${n}.</p>` +

@@ -252,9 +252,14 @@ function isInlineInText(element: Element): boolean {
 
 const parentHasWords = new WeakMap<Element, boolean>();
 
-/** A widget named by its heading ("Similar items") goes unless it is a large part of the area. */
-function smallWidget(heading: Element, stats: StatsMap, root: Element, area: AreaSize): Element[] {
+/**
+ * A widget named by its heading ("Similar items") goes unless it is a large part of the area. On a
+ * product page it goes at any size: other products are never the product, however short its own
+ * text is (a marketplace listing of two lines above four carousels).
+ */
+function smallWidget(heading: Element, stats: StatsMap, root: Element, area: AreaSize, options: PruneOptions): Element[] {
   const widget = recommendationWidget(heading, stats, root);
+  if (options.productPage) return widget;
   const nonLink = widget.reduce((sum, element) => sum + nonLinkText(stats.get(element)), 0);
   return nonLink < area.nonLink * 0.4 ? widget : [];
 }
@@ -282,7 +287,7 @@ export function pruneBoilerplate(roots: Element[], stats: StatsMap, options: Pru
       const rule = boilerplateRule(child, own, stats, options, area);
       if (rule) found.push(withReason(orphanContainer(child, stats, root), rule, child, options));
       else if (isRecommendationHeading(child, stats)) {
-        for (const element of smallWidget(child, stats, root, area)) found.push(withReason(element, 'recommendation heading', child, options));
+        for (const element of smallWidget(child, stats, root, area, options)) found.push(withReason(element, 'recommendation heading', child, options));
       } else visit(child, root);
     }
   };

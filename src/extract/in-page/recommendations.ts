@@ -1,3 +1,4 @@
+import { itemListShare } from './item-lists.js';
 import type { StatsMap } from './measure.js';
 
 /**
@@ -43,10 +44,29 @@ export function recommendationWidget(heading: Element, stats: StatsMap, stop: El
     if (holdsContent(current) && (stats.get(parent)?.text ?? 0) > (stats.get(current)?.text ?? 0) * 1.2) break;
     current = parent;
   }
-  if (holdsContent(current)) return [current];
   // A heading set beside its widget rather than in it: the widget is what comes next, when it is
-  // mostly links (cards, searches).
+  // mostly links (searches) or cards, even past a header that has a line of its own.
   const next = current.nextElementSibling;
   const nextStats = next ? stats.get(next) : undefined;
-  return next && nextStats && nextStats.linkText >= nextStats.text * 0.3 ? [current, next] : [current];
+  if (!next || !nextStats) return [current];
+  const slides = isCarousel(next, stats) || itemListShare(next, stats) > 0.6;
+  if (holdsContent(current)) return slides ? [current, next] : [current];
+  return slides || nextStats.linkText >= nextStats.text * 0.3 ? [current, next] : [current];
+}
+
+/** Class words of the slider libraries and of hand-made ones ("carousel--peek", "swiper-wrapper"). */
+const CAROUSEL_CLASS = /(?:^|[\s_-])(?:carousel|slider|swiper|slick|splide|glide)(?:$|[\s_-])/i;
+
+/** A carousel, or a wrapper of one: followed down while one child holds all the text. */
+function isCarousel(element: Element, stats: StatsMap): boolean {
+  const total = stats.get(element)?.text ?? 0;
+  for (let current: Element | null = element, depth = 0; current && depth < 4; depth++) {
+    if (CAROUSEL_CLASS.test(current.getAttribute('class') ?? '')) return true;
+    let only: Element | null = null;
+    for (let child: Element | null = current.firstElementChild; child; child = child.nextElementSibling) {
+      if ((stats.get(child)?.text ?? 0) >= total * 0.9) only = child;
+    }
+    current = only;
+  }
+  return false;
 }
