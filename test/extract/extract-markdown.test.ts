@@ -445,6 +445,20 @@ describe('main content', () => {
     expect(md).not.toContain('positive feedback');
   });
 
+  it("takes the main landmark over a site footer of legal footnotes that outweighs its cards", async () => {
+    const card = (n: number) => `<div class="card"><a href="/shop/buy-laptop-${n}"><h3>Laptop ${n}</h3></a><p>From $${n}99 or $${n}9.91/mo. for 12 mo.</p></div>`;
+    const footnote = (n: number) => `<li><span>${n}. Financing is offered to qualified customers, subject to credit approval. ${PROSE}</span></li>`;
+    const md = await markdownOf(
+      '<header><nav><a href="/">Store</a><a href="/mac">Mac</a></nav></header>' +
+        `<div class="step" role="main"><h2>All models. Take your pick.</h2>${[1, 2, 3, 4, 5].map(card).join('')}</div>` +
+        `<footer><div class="footnotes"><ul>${[1, 2, 3, 4, 5, 6].map(footnote).join('')}</ul></div><p>Copyright © 2026 Example Inc.</p></footer>`,
+      { onlyMainContent: true, url: 'https://example.com/shop/buy-laptop' },
+    );
+    expect(md).toContain('All models. Take your pick.');
+    expect(md).toContain('From $399 or $39.91/mo.');
+    expect(md).not.toContain('Financing is offered');
+  });
+
   it('keeps the header and footer of a card or section (by class or id), but not the page footer', async () => {
     const card = (n: number) =>
       `<div class="CustomerCard-sc-e2c04df0-6"><p>We moved our workloads and saved money, quote number ${n}.</p>` +

@@ -42,15 +42,25 @@ function isProseBlock(element: Element, stats: ElementStats): boolean {
   return stats.ownLinkText / stats.ownText < 0.5;
 }
 
-/** `<main>` / `role=main` when it holds a fair share of the page's own text. */
+const SITE_LANDMARKS = 'header, footer, nav, [role="banner"], [role="contentinfo"], [role="navigation"]';
+
+/**
+ * `<main>` / `role=main` when it holds a fair share of the page's own text, not counting the site's
+ * header, footer and menus around it (a shop's legal footnotes can outweigh its cards).
+ */
 function mainArea(body: Element, stats: StatsMap): Element {
   let best: Element | undefined;
   for (const element of Array.from(body.querySelectorAll('main, [role="main"]'))) {
     if (!stats.has(element)) continue;
     if (!best || nonLinkText(stats.get(element)) > nonLinkText(stats.get(best))) best = element;
   }
-  if (best && nonLinkText(stats.get(best)) >= 0.25 * nonLinkText(stats.get(body))) return best;
-  return body;
+  if (!best) return body;
+  let pageText = nonLinkText(stats.get(body));
+  for (const landmark of Array.from(body.querySelectorAll(SITE_LANDMARKS))) {
+    if (landmark.contains(best) || best.contains(landmark) || landmark.parentElement?.closest(SITE_LANDMARKS)) continue;
+    pageText -= nonLinkText(stats.get(landmark));
+  }
+  return nonLinkText(stats.get(best)) >= 0.25 * pageText ? best : body;
 }
 
 /** Most of the headline's words are in the title (titles add the site name, entities vary). */
