@@ -459,6 +459,22 @@ describe('main content', () => {
     expect(md).not.toContain('Financing is offered');
   });
 
+  it('keeps the headlines, bylines and dates of a page that is a list of teasers', async () => {
+    const teaser = (n: number) =>
+      `<div class="post-block"><div class="post-block--title"><a href="/news/story-${n}">Story number ${n} about streaming prices</a></div>` +
+      `<div class="post-block--author-area"><a href="/author/logan">By Logan Jones</a> Dec ${n}, 2025</div>` +
+      `<p>Summary ${n}: we looked at what households pay for television each month and where the money goes.</p></div>`;
+    const md = await markdownOf(
+      '<header><nav><a href="/">Home</a><a href="/news">News</a></nav></header>' +
+        `<div id="content"><div class="row"><div class="column"><h1>Latest news</h1><div class="posts">${[1, 2, 3, 4, 5, 6].map(teaser).join('')}</div></div></div></div>` +
+        '<footer><p>Copyright 2026</p></footer>',
+      { onlyMainContent: true, url: 'https://example.com/news' },
+    );
+    expect(md).toContain('Summary 3: we looked at');
+    expect(md).toContain('[Story number 3 about streaming prices](https://example.com/news/story-3)');
+    expect(md).toContain('Dec 3, 2025');
+  });
+
   it('keeps the header and footer of a card or section (by class or id), but not the page footer', async () => {
     const card = (n: number) =>
       `<div class="CustomerCard-sc-e2c04df0-6"><p>We moved our workloads and saved money, quote number ${n}.</p>` +

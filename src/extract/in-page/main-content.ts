@@ -313,6 +313,17 @@ function pruneArticleBody(roots: Element[], stats: StatsMap, options: PruneOptio
   for (const element of added) pruned.delete(element);
 }
 
+/**
+ * Whether teasers (a linked headline, a byline, a summary each) hold most of the body: inside its
+ * roots, or as the roots themselves when they are the alike items of one list.
+ */
+function isTeaserBody(roots: Element[], stats: StatsMap): boolean {
+  const parent = roots[0]?.parentElement;
+  const scope = parent && roots.length > 1 && roots.every((root) => root.parentElement === parent) ? [parent] : roots;
+  const inTeasers = scope.reduce((sum, element) => sum + teaserShare(element, stats, 10) * (stats.get(element)?.text ?? 0), 0);
+  return inTeasers > 0.5 * rootsText(scope, stats);
+}
+
 /** Page kinds whose main area may leave their description beside it. */
 const BESIDE_TYPES = new Set<PageType>(['listing', 'product', 'other']);
 
@@ -346,7 +357,9 @@ export function findMainContent(body: Element, keep: (element: Element) => boole
     if (beside.length > 0) discountPruned(pruneBoilerplate(beside, stats, { ...areaOptions, includesChrome: true }, pruned), stats);
     return { roots: [area, ...beside], pruned, pageType, productDescription: description, narrowed: false, stats };
   }
-  pruneArticleBody(roots, stats, { ...areaOptions, dropHeadline: pageType === 'article', dropTeasers: pageType === 'article' }, pruned);
+  // A body that is a list of teasers is made of the headlines, bylines and dates an article body
+  // sheds. (Articles are left out: their bodies hold lists that look like teasers, reading lists.)
+  if (pageType === 'article' || !isTeaserBody(roots, stats)) pruneArticleBody(roots, stats, { ...areaOptions, dropHeadline: pageType === 'article', dropTeasers: pageType === 'article' }, pruned);
   return { roots, pruned, pageType, productDescription: description, narrowed: true, stats };
 }
 
