@@ -475,6 +475,19 @@ describe('main content', () => {
     expect(md).toContain('Dec 3, 2025');
   });
 
+  it('keeps the badge a tooltip opens from, but not the tooltip', async () => {
+    const field = (name: string) =>
+      `<li><h4><div><code>${name}</code></div><div><span><span class="tooltip-trigger">Expandable</span></span></div></h4>` +
+      `<p>The ${name} of the charge. ${PROSE}</p><div class="tooltip">This field can be expanded into an object with the expand parameter.</div></li>`;
+    const md = await markdownOf(`<main><h1>The Charge object</h1><p>${PROSE}</p><ul>${['customer', 'invoice', 'review'].map(field).join('')}</ul></main>`, {
+      onlyMainContent: true,
+      url: 'https://example.com/api/charges/object',
+    });
+    expect(md).toContain('The invoice of the charge.');
+    expect(md).toMatch(/#### `invoice`\s+Expandable/);
+    expect(md).not.toContain('can be expanded into an object');
+  });
+
   it('keeps the header and footer of a card or section (by class or id), but not the page footer', async () => {
     const card = (n: number) =>
       `<div class="CustomerCard-sc-e2c04df0-6"><p>We moved our workloads and saved money, quote number ${n}.</p>` +

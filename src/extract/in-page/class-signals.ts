@@ -168,7 +168,10 @@ export function isNamedHeaderOnly(element: Element): boolean {
 }
 
 export function hasBoilerplateName(element: Element): boolean {
-  return hasToken(element, BOILERPLATE_WORDS);
+  const tokens = nameTokens(element);
+  if (!tokens.some((token) => BOILERPLATE_WORDS.has(token))) return false;
+  // The visible text a tooltip opens from ("tooltip-trigger": Stripe's "Expandable" badges) is not the tooltip.
+  return !tokens.includes('trigger') || tokens.some((token) => token !== 'tooltip' && BOILERPLATE_WORDS.has(token));
 }
 
 export function hasOverlayName(element: Element): boolean {
