@@ -10,6 +10,7 @@ import {
   hasControlName,
   hasProductExtraName,
   isChromeElement,
+  isHeading,
   isNamedHeaderOnly,
 } from './class-signals.js';
 import { isItemList } from './item-lists.js';
@@ -62,7 +63,7 @@ export function nonLinkText(stats: ElementStats | undefined): number {
 function isLinkList(element: Element, own: ElementStats): boolean {
   const density = linkDensity(own);
   // A list item or heading that is one link is a sentence of the text, not a link list.
-  if (element.localName === 'a' || element.localName === 'li' || /^h[1-6]$/.test(element.localName)) return false;
+  if (element.localName === 'a' || element.localName === 'li' || isHeading(element)) return false;
   if (element.localName === 'p') return density > 0.8 && own.text < 300;
   return density > 0.5 && nonLinkText(own) < 200;
 }
@@ -143,7 +144,7 @@ function isPlainBoilerplate(element: Element, own: ElementStats, stats: StatsMap
     // page, a wiki's reading list, is made of them. A product page's links are other products.
     if (isLinkList(element, own) && (options.productPage || area.nonLink >= area.text * 0.6)) return true;
     // A heading that is all link heads a teaser of another page.
-    if (options.dropTeasers && /^h[1-6]$/.test(element.localName) && own.linkText >= own.text * 0.9) return true;
+    if (options.dropTeasers && isHeading(element) && own.linkText >= own.text * 0.9) return true;
   }
   return false;
 }

@@ -31,14 +31,18 @@ function cachedTokens(name: string): string[] {
 }
 
 const HEADINGS = new Set(['h1', 'h2', 'h3', 'h4', 'h5', 'h6']);
+
+export function isHeading(element: Element): boolean {
+  return HEADINGS.has(element.localName);
+}
 /** A slug this many words long was made from a title, not chosen as a name. */
 const SLUG_WORDS = 3;
 
 /** The element's first child if it is a heading, past empty anchors (Sphinx's `<span id="old-name">`). */
 function firstHeading(element: Element): Element | null {
   let child = element.firstElementChild;
-  while (child && !HEADINGS.has(child.localName) && child.firstChild === null) child = child.nextElementSibling;
-  return child && HEADINGS.has(child.localName) ? child : null;
+  while (child && !isHeading(child) && child.firstChild === null) child = child.nextElementSibling;
+  return child && isHeading(child) ? child : null;
 }
 
 /**
@@ -48,7 +52,7 @@ function firstHeading(element: Element): Element | null {
  */
 function isHeadingSlug(element: Element, id: string): boolean {
   if (id === '') return false;
-  const heading = HEADINGS.has(element.localName) ? element : firstHeading(element);
+  const heading = isHeading(element) ? element : firstHeading(element);
   if (!heading) return false;
   const words = id.toLowerCase().split(/[-_]+/).filter((word) => word.length > 0);
   if (words.length < SLUG_WORDS) return false;
@@ -169,9 +173,9 @@ export function isNamedHeaderOnly(element: Element): boolean {
 
 export function hasBoilerplateName(element: Element): boolean {
   const tokens = nameTokens(element);
-  if (!tokens.some((token) => BOILERPLATE_WORDS.has(token))) return false;
   // The visible text a tooltip opens from ("tooltip-trigger": Stripe's "Expandable" badges) is not the tooltip.
-  return !tokens.includes('trigger') || tokens.some((token) => token !== 'tooltip' && BOILERPLATE_WORDS.has(token));
+  const words = tokens.includes('trigger') ? tokens.filter((token) => token !== 'tooltip') : tokens;
+  return words.some((token) => BOILERPLATE_WORDS.has(token));
 }
 
 export function hasOverlayName(element: Element): boolean {

@@ -1,5 +1,5 @@
 import { discountPruned, isContentHeader, nonLinkText, type PruneOptions, pruneBoilerplate } from './boilerplate.js';
-import { classWeight, hasArticleMetaName, hasBoilerplateName, hasBoilerplateRole, hasChromeName, hasCommentName, hasContentName, isChromeElement } from './class-signals.js';
+import { classWeight, hasArticleMetaName, hasBoilerplateName, hasBoilerplateRole, hasChromeName, hasCommentName, hasContentName, isChromeElement, isHeading } from './class-signals.js';
 import { isItemList, isTeaserList, itemListShare, teaserShare } from './item-lists.js';
 import { type ElementStats, linkDensity, measure, type StatsMap } from './measure.js';
 import { detectPageType, type PageType, readStructuredData, type StructuredData } from './page-type.js';
@@ -25,8 +25,6 @@ export interface MainContent {
   stats: StatsMap;
 }
 
-const HEADINGS = new Set(['h1', 'h2', 'h3', 'h4', 'h5', 'h6']);
-
 function tagWeight(element: Element): number {
   switch (element.localName) {
     case 'div': case 'article': case 'main': case 'section': return 5;
@@ -38,7 +36,7 @@ function tagWeight(element: Element): number {
 }
 
 function isProseBlock(element: Element, stats: ElementStats): boolean {
-  if (HEADINGS.has(element.localName) || stats.ownText < 25) return false;
+  if (isHeading(element) || stats.ownText < 25) return false;
   return stats.ownLinkText / stats.ownText < 0.5;
 }
 
@@ -315,7 +313,9 @@ function pruneArticleBody(roots: Element[], stats: StatsMap, options: PruneOptio
 
 /**
  * Whether teasers (a linked headline, a byline, a summary each) hold most of the body: inside its
- * roots, or as the roots themselves when they are the alike items of one list.
+ * roots, or as the roots themselves when they are the alike items of one list. The teasers' text
+ * includes their headline links and the body's leaves links out: a teaser's words are mostly its
+ * link, so a page of teasers has little text besides them.
  */
 function isTeaserBody(roots: Element[], stats: StatsMap): boolean {
   const parent = roots[0]?.parentElement;

@@ -1,3 +1,4 @@
+import { isHeading } from './class-signals.js';
 import { itemListShare } from './item-lists.js';
 import type { StatsMap } from './measure.js';
 
@@ -11,13 +12,11 @@ import type { StatsMap } from './measure.js';
 const RECOMMENDATION_HEADING =
   /^(?:similar (?:items|products)|(?:you|we think you) (?:may|might|will) (?:also )?(?:like|love|enjoy)|related (?:products|items|searches|pages)|customers (?:also|who) (?:bought|viewed|purchased)|(?:people|others|shoppers)(?: like you)? (?:also|who) (?:bought|viewed|searched|search)|frequently bought together|recently viewed|recommended (?:for you|products)|explore related|compare similar|shop similar|sponsored (?:content|products|items))\b/i;
 
-const HEADING_TAGS = new Set(['h1', 'h2', 'h3', 'h4', 'h5', 'h6']);
-
 /** At most this many characters of heading ("Similar items you may like (24)"). */
 const MAX_HEADING = 60;
 
 export function isRecommendationHeading(element: Element, stats: StatsMap): boolean {
-  if (!HEADING_TAGS.has(element.localName) && element.getAttribute('role') !== 'heading') return false;
+  if (!isHeading(element) && element.getAttribute('role') !== 'heading') return false;
   if ((stats.get(element)?.text ?? 0) > MAX_HEADING) return false;
   return RECOMMENDATION_HEADING.test((element.textContent ?? '').trim());
 }
