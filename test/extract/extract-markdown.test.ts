@@ -445,6 +445,21 @@ describe('main content', () => {
     expect(md).not.toContain('positive feedback');
   });
 
+  it("drops customers' reviews that outweigh a product's description, and keeps its editorial reviews", async () => {
+    const review = (n: number) => `<li class="cr-item"><h4>${n}.0 out of 5 stars, a great read</h4><p>Reviewer ${n} says: ${PROSE}</p></li>`;
+    const md = await markdownOf(
+      '<div id="dp"><h1>Small Habits, a hardcover</h1><div id="productDescription"><p>A practical guide to habits that last.</p></div>' +
+        `<div id="editorialReviews_feature_div"><h2>Editorial Reviews</h2><p>"A supremely practical book." Reviewer of a great paper</p></div>` +
+        `<div id="customerReviews"><h2>Top reviews</h2><ul>${[1, 2, 3, 4, 5, 6].map(review).join('')}</ul></div></div>`,
+      { onlyMainContent: true, url: 'https://example.com/Small-Habits/dp/0735211299' },
+      '<script type="application/ld+json">{"@type":"Product","name":"Small Habits"}</script>',
+    );
+    expect(md).toContain('A practical guide to habits that last.');
+    expect(md).toContain('A supremely practical book.');
+    expect(md).not.toContain('Top reviews');
+    expect(md).not.toContain('Reviewer 3 says');
+  });
+
   it("takes the main landmark over a site footer of legal footnotes that outweighs its cards", async () => {
     const card = (n: number) => `<div class="card"><a href="/shop/buy-laptop-${n}"><h3>Laptop ${n}</h3></a><p>From $${n}99 or $${n}9.91/mo. for 12 mo.</p></div>`;
     const footnote = (n: number) => `<li><span>${n}. Financing is offered to qualified customers, subject to credit approval. ${PROSE}</span></li>`;

@@ -8,6 +8,7 @@ import {
   hasOverlayName,
   hasContentName,
   hasControlName,
+  hasCustomerReviewName,
   hasProductExtraName,
   isChromeElement,
   isHeading,
@@ -213,6 +214,8 @@ function boilerplateRule(element: Element, own: ElementStats, stats: StatsMap, o
   // is still chrome; only one holding the headline is the page.
   const shellChrome = options.includesChrome && area.nonLink < SHELL_PAGE && own.text < SMALL_CHROME;
   if (shellChrome && hasChromeName(element) && !isComponentPart(element, own, stats) && !hasContentName(element) && element.querySelector('h1') === null) return 'chrome on a shell page';
+  // Customers' reviews can outrun a product's own description many times over.
+  if (options.productPage && hasCustomerReviewName(element) && element.querySelector('h1') === null) return 'customer reviews';
   const small = nonLinkText(own) < area.nonLink * 0.25 || own.text < 120;
   if (!small) return undefined;
   if (isNamedBoilerplate(element, own, stats, options)) return own.maxProse < 400 ? 'named boilerplate' : undefined;

@@ -99,11 +99,11 @@ const OVERLAY_WORDS = new Set(['modal', 'popup', 'drawer', 'offcanvas', 'lightbo
 /** Short controls styled as links or labels. */
 const CONTROL_WORDS = new Set(['btn', 'button', 'cta', 'compare', 'quickview', 'quickshop', 'swatch', 'swatches']);
 
-/** On a product page: what is about other products or other people's opinions. */
-const PRODUCT_EXTRA_WORDS = new Set([
-  'review', 'reviews', 'rating', 'ratings', 'upsell', 'crosssell', 'recently', 'viewed', 'similar', 'bundle',
-  'yotpo', 'okendo', 'jdgm', 'stamped', 'trustpilot', 'bazaarvoice', 'bv', 'reco', 'recs', 'carousel',
-]);
+/** On a product page: other people's opinions of it, from the shop's own widget or a review service's. */
+const REVIEW_WORDS = new Set(['review', 'reviews', 'rating', 'ratings', 'yotpo', 'okendo', 'jdgm', 'stamped', 'trustpilot', 'bazaarvoice', 'bv']);
+
+/** On a product page: what is about other products. */
+const PRODUCT_EXTRA_WORDS = new Set(['upsell', 'crosssell', 'recently', 'viewed', 'similar', 'bundle', 'reco', 'recs', 'carousel']);
 
 /** Words naming comment sections (content on forums, boilerplate elsewhere). */
 const COMMENT_WORDS = new Set(['comment', 'comments', 'respond', 'replies', 'discussion']);
@@ -187,7 +187,13 @@ export function hasControlName(element: Element): boolean {
 }
 
 export function hasProductExtraName(element: Element): boolean {
-  return hasToken(element, PRODUCT_EXTRA_WORDS);
+  return hasToken(element, PRODUCT_EXTRA_WORDS) || hasCustomerReviewName(element);
+}
+
+/** Customers' reviews: an "editorial review" is the publisher's blurb and excerpt, part of the product's description. */
+export function hasCustomerReviewName(element: Element): boolean {
+  const tokens = nameTokens(element);
+  return tokens.some((token) => REVIEW_WORDS.has(token)) && !tokens.includes('editorial');
 }
 
 export function hasCommentName(element: Element): boolean {
