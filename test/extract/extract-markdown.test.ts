@@ -288,6 +288,21 @@ describe('main content', () => {
     expect(md).toContain('Install **Go** first.');
     expect(md).not.toContain('Hidden promotion.');
   });
+
+  it('keeps the rest of a text collapsed behind "Read more", not a hidden menu or notice beside a toggle', async () => {
+    const toggle = '<div><a href="#" role="button" aria-expanded="false">Read more</a></div>';
+    const menu = ['Home', 'Books', 'Kindle', 'Audible', 'Gifts'].map((item) => `<li><a href="/${item}">${item} department</a></li>`).join('');
+    const md = await markdownOf(
+      `<main><h1>Small Habits</h1><div class="expander"><p>${PROSE}</p>` +
+        `<div class="expander-content" style="display:none"><h3>Excerpt</h3><p>It is easy to overestimate one defining moment. ${PROSE}</p></div>${toggle}</div>` +
+        `<div><button aria-expanded="false">Departments</button><ul style="display:none">${menu}</ul></div>` +
+        `<div><button aria-expanded="false">Help</button><p style="display:none">Internet Explorer 11 is not supported.</p></div></main>`,
+    );
+    expect(md).toContain('### Excerpt');
+    expect(md).toContain('It is easy to overestimate one defining moment.');
+    expect(md).not.toContain('Kindle department');
+    expect(md).not.toContain('Internet Explorer 11');
+  });
   it('leaves a grid of teasers for other stories beside the article out, but keeps a list inside it', async () => {
     const teaser = (n: number) =>
       `<li><a href="/story-${n}">Another story number ${n} from the newsroom</a> CITY: An excerpt of story ${n}, ` +

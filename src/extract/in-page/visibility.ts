@@ -42,14 +42,38 @@ function isTabPanel(element: Element): boolean {
   return element.getAttribute('role') === 'tabpanel';
 }
 
+/** The toggle of a collapsed panel: "Read more", an accordion's closed heading. */
+function isClosedToggle(element: Element | null): boolean {
+  if (!element) return false;
+  return element.getAttribute('aria-expanded') === 'false' || element.querySelector('[aria-expanded="false"]') !== null;
+}
+
+/** Above this share of links a hidden panel is a menu or a list of links, not text. */
+const PANEL_MAX_LINK_SHARE = 0.5;
+/** Shorter, a hidden box beside a toggle is a notice kept for some browsers or users ("IE 11 is not supported"). */
+const PANEL_MIN_TEXT = 200;
+
+/**
+ * The rest of a text behind "Read more" (a book's excerpt on a shop page, an accordion's answer):
+ * hidden beside a closed toggle until a click, and a text of some length made mostly of words,
+ * where a dropdown menu beside its button is mostly links.
+ */
+function isCollapsedText(element: Element): boolean {
+  if (!isClosedToggle(element.previousElementSibling) && !isClosedToggle(element.nextElementSibling)) return false;
+  const text = (element.textContent ?? '').replace(/\s+/g, ' ').trim().length;
+  let linkText = 0;
+  for (const link of Array.from(element.querySelectorAll('a'))) linkText += (link.textContent ?? '').trim().length;
+  return text >= PANEL_MIN_TEXT && linkText <= text * PANEL_MAX_LINK_SHARE;
+}
+
 /**
  * Whether an element is kept at all. Never content: scripts, media, form controls, notices in
  * `<noscript>`, carousel clones. Hidden by the page: `hidden` or `display: none` (on the element
  * or an ancestor). `checkVisibility` is the fast path; it also says false for boxless
  * `display: contents` and for the content of closed `<details>` (content, shown on a click), so
- * those get a second look; so do tab panels. `visibility: hidden` is not followed: pages hide
- * their whole body that way until their scripts or stylesheets arrive, and menus hidden that way
- * are pruned as navigation anyway. Text clipped to a pixel for screen readers ("Opens in a new
+ * those get a second look; so do tab panels and text collapsed beside a closed toggle.
+ * `visibility: hidden` is not followed: pages hide their whole body that way until their scripts
+ * or stylesheets arrive, and menus hidden that way are pruned as navigation anyway. Text clipped to a pixel for screen readers ("Opens in a new
  * window", a repeat of the title) is not on the page a reader sees; it is named by class first,
  * so only those few elements are measured. Runs once per element, so the class is read once.
  */
@@ -61,7 +85,7 @@ export function isKept(element: Element, showHidden: boolean): boolean {
   const classes = element.getAttribute('class');
   if (classes !== null && CLONE_CLASS.test(classes)) return false;
   if (showHidden) return true;
-  if (!element.checkVisibility()) return getComputedStyle(element).display !== 'none' || isTabPanel(element);
+  if (!element.checkVisibility()) return getComputedStyle(element).display !== 'none' || isTabPanel(element) || isCollapsedText(element);
   if (classes === null || !SCREEN_READER_CLASS.test(classes)) return true;
   const box = element.getBoundingClientRect();
   return box.width > 2 || box.height > 2;
