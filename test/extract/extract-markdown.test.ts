@@ -475,6 +475,22 @@ describe('main content', () => {
     expect(md).not.toContain('Reviewer 3 says');
   });
 
+  it('drops a product\'s review widget by its heading, whatever its classes, but not an article\'s "Customer reviews" section', async () => {
+    const reviews =
+      '<div class="_6o3a"><div class="_1g9a"><h2>Customer Reviews</h2><p>Rated 4.4 out of 5 stars. 369 Reviews</p></div>' +
+      `<div class="_14db"><p>Customers praise this lamp's warm light and easy assembly. ${PROSE}</p></div></div>`;
+    const product = await markdownOf(
+      `<main><h1>Beaded chandelier</h1><p>Sixteen rows of wooden beads around a single bulb.</p>${reviews}</main>`,
+      { onlyMainContent: true, url: 'https://example.com/lighting/pdp/beaded-chandelier.html' },
+      '<script type="application/ld+json">{"@type":"Product","name":"Beaded chandelier"}</script>',
+    );
+    expect(product).toContain('Sixteen rows of wooden beads');
+    expect(product).not.toContain('Customer Reviews');
+    expect(product).not.toContain('warm light and easy assembly');
+    const article = await markdownOf(`<main><article><h1>Why reviews matter</h1><p>${PROSE}</p>${reviews}</article></main>`, { onlyMainContent: true });
+    expect(article).toContain('warm light and easy assembly');
+  });
+
   it("takes the main landmark over a site footer of legal footnotes that outweighs its cards", async () => {
     const card = (n: number) => `<div class="card"><a href="/shop/buy-laptop-${n}"><h3>Laptop ${n}</h3></a><p>From $${n}99 or $${n}9.91/mo. for 12 mo.</p></div>`;
     const footnote = (n: number) => `<li><span>${n}. Financing is offered to qualified customers, subject to credit approval. ${PROSE}</span></li>`;

@@ -17,7 +17,7 @@ import {
 import { isItemList } from './item-lists.js';
 import { BLOCK_TAGS } from './markdown.js';
 import { type ElementStats, linkDensity, type StatsMap } from './measure.js';
-import { isRecommendationHeading, recommendationWidget } from './recommendations.js';
+import { isRecommendationHeading, isReviewHeading, recommendationWidget } from './recommendations.js';
 import { hasLetterOrDigit, lowerCaseLetterRuns } from './text.js';
 
 /**
@@ -290,7 +290,7 @@ export function pruneBoilerplate(roots: Element[], stats: StatsMap, options: Pru
       if (isInlineInText(child)) continue;
       const rule = boilerplateRule(child, own, stats, options, area);
       if (rule) found.push(withReason(orphanContainer(child, stats, root), rule, child, options));
-      else if (isRecommendationHeading(child, stats)) {
+      else if (isRecommendationHeading(child, stats) || (options.productPage && isReviewHeading(child, stats))) {
         for (const element of smallWidget(child, stats, root, area, options)) found.push(withReason(element, 'recommendation heading', child, options));
       } else visit(child, root);
     }

@@ -5,7 +5,8 @@ import type { StatsMap } from './measure.js';
 /**
  * Widgets about other pages that shops and publishers head with the same few words ("Similar
  * items", "You may also like", "Customers also viewed", "Related searches") whatever their class
- * names are (often generated). The heading names the widget; the widget is the smallest ancestor
+ * names are (often generated); on a product page, so is its customers' reviews ("Customer Reviews",
+ * "51 Reviews"). The heading names the widget; the widget is the smallest ancestor
  * that the heading opens and that holds more than the heading.
  */
 
@@ -15,10 +16,21 @@ const RECOMMENDATION_HEADING =
 /** At most this many characters of heading ("Similar items you may like (24)"). */
 const MAX_HEADING = 60;
 
-export function isRecommendationHeading(element: Element, stats: StatsMap): boolean {
+/** Customers' reviews of a product: "Customer Reviews", "Ratings & Reviews", "Customers say", "51 Reviews". */
+const REVIEW_HEADING = /^(?:customer reviews|ratings? (?:&|and) reviews|customers say|what (?:our )?customers are saying|[\d,.]+k? (?:customer |product )?reviews)\b/i;
+
+function isShortHeading(element: Element, stats: StatsMap): boolean {
   if (!isHeading(element) && element.getAttribute('role') !== 'heading') return false;
-  if ((stats.get(element)?.text ?? 0) > MAX_HEADING) return false;
-  return RECOMMENDATION_HEADING.test((element.textContent ?? '').trim());
+  return (stats.get(element)?.text ?? 0) <= MAX_HEADING;
+}
+
+export function isRecommendationHeading(element: Element, stats: StatsMap): boolean {
+  return isShortHeading(element, stats) && RECOMMENDATION_HEADING.test((element.textContent ?? '').trim());
+}
+
+/** The heading of a product's customer reviews: on a product page, a widget like the recommendations. */
+export function isReviewHeading(element: Element, stats: StatsMap): boolean {
+  return isShortHeading(element, stats) && REVIEW_HEADING.test((element.textContent ?? '').trim());
 }
 
 /** The first child holding measured text. */
