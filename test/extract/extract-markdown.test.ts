@@ -460,17 +460,19 @@ describe('main content', () => {
     expect(md).not.toContain('positive feedback');
   });
 
-  it("drops customers' reviews that outweigh a product's description, and keeps its editorial reviews", async () => {
+  it("drops customers' reviews that outweigh a product's description, and keeps its editorial and press reviews", async () => {
     const review = (n: number) => `<li class="cr-item"><h4>${n}.0 out of 5 stars, a great read</h4><p>Reviewer ${n} says: ${PROSE}</p></li>`;
     const md = await markdownOf(
       '<div id="dp"><h1>Small Habits, a hardcover</h1><div id="productDescription"><p>A practical guide to habits that last.</p></div>' +
         `<div id="editorialReviews_feature_div"><h2>Editorial Reviews</h2><p>"A supremely practical book." Reviewer of a great paper</p></div>` +
+        '<div id="area_reviews" class="area_description"><h2>Press</h2><p>"The champion of habit books." 5/5, Book Radar</p></div>' +
         `<div id="customerReviews"><h2>Top reviews</h2><ul>${[1, 2, 3, 4, 5, 6].map(review).join('')}</ul></div></div>`,
       { onlyMainContent: true, url: 'https://example.com/Small-Habits/dp/0735211299' },
       '<script type="application/ld+json">{"@type":"Product","name":"Small Habits"}</script>',
     );
     expect(md).toContain('A practical guide to habits that last.');
     expect(md).toContain('A supremely practical book.');
+    expect(md).toContain('The champion of habit books.');
     expect(md).not.toContain('Top reviews');
     expect(md).not.toContain('Reviewer 3 says');
   });

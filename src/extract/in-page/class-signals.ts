@@ -190,10 +190,16 @@ export function hasProductExtraName(element: Element): boolean {
   return hasToken(element, PRODUCT_EXTRA_WORDS) || hasCustomerReviewName(element);
 }
 
-/** Customers' reviews: an "editorial review" is the publisher's blurb and excerpt, part of the product's description. */
+/**
+ * Reviews by the publisher or the press are part of the product's description: an "editorial
+ * review" (the blurbs and an excerpt), a block of critics' quotes named as a description.
+ */
+const DESCRIPTION_WORDS = new Set(['editorial', 'description']);
+
+/** Customers' reviews, not the publisher's or the press's. */
 export function hasCustomerReviewName(element: Element): boolean {
   const tokens = nameTokens(element);
-  return tokens.some((token) => REVIEW_WORDS.has(token)) && !tokens.includes('editorial');
+  return tokens.some((token) => REVIEW_WORDS.has(token)) && !tokens.some((token) => DESCRIPTION_WORDS.has(token));
 }
 
 export function hasCommentName(element: Element): boolean {
