@@ -493,6 +493,19 @@ describe('main content', () => {
     expect(article).toContain('warm light and easy assembly');
   });
 
+  it('keeps a paragraph of prose in a box named as a header, and still drops the site header', async () => {
+    const md = await markdownOf(
+      '<div id="header-outer"><a href="/">Training</a><a href="/catalog">Catalog</a><p>Free shipping on every course this month only</p></div>' +
+        `<div class="pdp-header-text"><p>This free course introduces developers to the key concepts of open source. ${PROSE}</p></div>` +
+        `<div class="pdp-body"><h2>Course outline</h2><p>${PROSE}</p><p>${PROSE}</p><p>${PROSE}</p><p>${PROSE}</p></div>`,
+      { onlyMainContent: true, url: 'https://example.com/training/open-source-guide/' },
+      '<script type="application/ld+json">{"@type":"Product","name":"Open source guide"}</script>',
+    );
+    expect(md).toContain('This free course introduces developers');
+    expect(md).toContain('Course outline');
+    expect(md).not.toContain('Free shipping on every course');
+  });
+
   it("takes the main landmark over a site footer of legal footnotes that outweighs its cards", async () => {
     const card = (n: number) => `<div class="card"><a href="/shop/buy-laptop-${n}"><h3>Laptop ${n}</h3></a><p>From $${n}99 or $${n}9.91/mo. for 12 mo.</p></div>`;
     const footnote = (n: number) => `<li><span>${n}. Financing is offered to qualified customers, subject to credit approval. ${PROSE}</span></li>`;

@@ -114,11 +114,16 @@ export function isContentHeader(element: Element, own: ElementStats): boolean {
   return element.querySelector('h1') !== null || (isNamedHeaderOnly(element) && element.querySelector('h2, h3, h4, h5, h6') !== null);
 }
 
+/** A box that is one paragraph of prose without links (a course's lead in `lf-pdp-header-text`): no site chrome is. */
+function isProseBox(own: ElementStats): boolean {
+  return own.maxProse >= 200 && own.maxProse >= own.text * 0.8 && own.linkText === 0;
+}
+
 /** Chrome or boilerplate by class or id: names are noisier than markup, so prose protects. */
 function isNamedBoilerplate(element: Element, own: ElementStats, stats: StatsMap, options: PruneOptions): boolean {
   if (hasOverlayName(element)) return true;
   if (hasChromeName(element) && !isComponentPart(element, own, stats)) {
-    if (isContentHeader(element, own)) return false;
+    if (isContentHeader(element, own) || isProseBox(own)) return false;
     return options.includesChrome || !hasContentName(element);
   }
   return hasBoilerplateName(element) && !hasContentName(element);
