@@ -493,6 +493,20 @@ describe('main content', () => {
     expect(article).toContain('warm light and easy assembly');
   });
 
+  it("drops each card's review score on a shop's listing and keeps the rest of the card", async () => {
+    const card = (n: number) =>
+      `<li class="tile"><a href="/p/boot-${n}"><img src="/i/${n}.jpg" alt=""><span>Trail boot ${n}</span></a><span>$1${n}9.00</span>` +
+      `<div class="x7"><div class="star-rating">(${n}32) ${n}32 reviews with an average rating of 4.${n} out of 5 stars</div></div></li>`;
+    const md = await markdownOf(
+      `<main><h1>Hiking boots</h1><p>Boots for every trail, from day hikes to long treks.</p><ul class="grid">${[1, 2, 3, 4, 5, 6].map(card).join('')}</ul></main>`,
+      { onlyMainContent: true, url: 'https://example.com/c/hiking-boots' },
+      '<meta property="og:type" content="product.group">',
+    );
+    expect(md).toContain('Trail boot 3');
+    expect(md).toContain('$139.00');
+    expect(md).not.toContain('average rating');
+  });
+
   it('keeps a paragraph of prose in a box named as a header, and still drops the site header', async () => {
     const md = await markdownOf(
       '<div id="header-outer"><a href="/">Training</a><a href="/catalog">Catalog</a><p>Free shipping on every course this month only</p></div>' +

@@ -33,6 +33,8 @@ export interface PruneOptions {
   keepComments: boolean;
   /** A single product: other products (cards), reviews and purchase forms are not its content. */
   productPage: boolean;
+  /** A shop's page (a product or a listing of them): customers' reviews of its goods are not its content. */
+  dropReviews: boolean;
   /** Narrowed to an article body: also drop bylines, captions, tag lists and link lists. */
   articleBody: boolean;
   /** With `articleBody`: the headline goes too (it is the title, not the body). */
@@ -206,6 +208,15 @@ interface AreaSize {
   nonLink: number;
 }
 
+/**
+ * Customers' reviews on a shop's pages, at any size: on a product page they can outrun its own
+ * description many times over; on a listing they are each card's score and review count.
+ */
+function reviewRule(element: Element, options: PruneOptions): string | undefined {
+  if (!options.dropReviews || !hasCustomerReviewName(element) || element.querySelector('h1') !== null) return undefined;
+  return options.productPage ? 'customer reviews' : 'review score';
+}
+
 /** The rule that prunes an element (named for debugging), or undefined. */
 function boilerplateRule(element: Element, own: ElementStats, stats: StatsMap, options: PruneOptions, area: AreaSize): string | undefined {
   const wrapsContent = nonLinkText(own) >= area.nonLink * 0.5 && own.maxProse >= 200;
@@ -219,8 +230,8 @@ function boilerplateRule(element: Element, own: ElementStats, stats: StatsMap, o
   // is still chrome; only one holding the headline is the page.
   const shellChrome = options.includesChrome && area.nonLink < SHELL_PAGE && own.text < SMALL_CHROME;
   if (shellChrome && hasChromeName(element) && !isComponentPart(element, own, stats) && !hasContentName(element) && element.querySelector('h1') === null) return 'chrome on a shell page';
-  // Customers' reviews can outrun a product's own description many times over.
-  if (options.productPage && hasCustomerReviewName(element) && element.querySelector('h1') === null) return 'customer reviews';
+  const reviews = reviewRule(element, options);
+  if (reviews) return reviews;
   const small = nonLinkText(own) < area.nonLink * 0.25 || own.text < 120;
   if (!small) return undefined;
   if (isNamedBoilerplate(element, own, stats, options)) return own.maxProse < 400 ? 'named boilerplate' : undefined;
@@ -294,8 +305,9 @@ export function pruneBoilerplate(roots: Element[], stats: StatsMap, options: Pru
       if (!own || own.text === 0 || pruned.has(child)) continue;
       if (isInlineInText(child)) continue;
       const rule = boilerplateRule(child, own, stats, options, area);
-      if (rule) found.push(withReason(orphanContainer(child, stats, root), rule, child, options));
-      else if (isRecommendationHeading(child, stats) || (options.productPage && isReviewHeading(child, stats))) {
+      // A card's score goes alone: the rest of the card is the card, not a label left without its widget.
+      if (rule) found.push(withReason(rule === 'review score' ? child : orphanContainer(child, stats, root), rule, child, options));
+      else if (isRecommendationHeading(child, stats) || (options.dropReviews && isReviewHeading(child, stats))) {
         for (const element of smallWidget(child, stats, root, area, options)) found.push(withReason(element, 'recommendation heading', child, options));
       } else visit(child, root);
     }
