@@ -31,6 +31,11 @@ describe('markdown structure', () => {
     expect(md).toBe('# Title\n\nSome **bold** and *soft* text.\n\n### Sub *part*');
   });
 
+  it('writes emphasis nested in the same emphasis once, and bold inside italics as both', async () => {
+    const md = await markdownOf('<p><b class="hide-caption"><b>hide caption</b></b> <em>an <i>inner</i> word</em> <i><b>both</b></i> <em><em>twice</em></em></p>');
+    expect(md).toBe('**hide caption** *an inner word* ***both*** *twice*');
+  });
+
   it('nests lists and keeps ordered numbering', async () => {
     const md = await markdownOf(
       '<ul><li>One<ul><li>One.a</li><li>One.b<ol start="3"><li>deep</li><li>deeper</li></ol></li></ul></li><li>Two</li></ul>',

@@ -301,6 +301,22 @@ function wrap(inner: string, mark: string): string {
   return `${lead}${mark}${body}${mark}${trail}`;
 }
 
+const BOLD = new Set(['strong', 'b']);
+const ITALIC = new Set(['em', 'i', 'cite', 'dfn']);
+const STRUCK = new Set(['del', 's', 'strike']);
+
+/**
+ * Emphasis inside the same emphasis in the same block (`<b class="caption"><b>hide caption</b></b>`)
+ * is written once, by the outer element: `****hide caption****` is not bold to a markdown reader.
+ */
+function emphasis(element: Element, context: MarkdownContext, kind: ReadonlySet<string>, mark: string): string {
+  const inner = inlineChildren(element, context);
+  for (let parent = element.parentElement; parent && !BLOCK_TAGS.has(parent.localName); parent = parent.parentElement) {
+    if (kind.has(parent.localName)) return inner;
+  }
+  return wrap(inner, mark);
+}
+
 function inlineCode(element: Element): string {
   const text = collapseWhitespace(element.textContent ?? '');
   if (!text.trim()) return text;
@@ -358,11 +374,11 @@ export function inlineMarkdown(element: Element, context: MarkdownContext): stri
     case 'img':
       return image(element, context);
     case 'strong': case 'b':
-      return wrap(inlineChildren(element, context), '**');
+      return emphasis(element, context, BOLD, '**');
     case 'em': case 'i': case 'cite': case 'dfn':
-      return wrap(inlineChildren(element, context), '*');
+      return emphasis(element, context, ITALIC, '*');
     case 'del': case 's': case 'strike':
-      return wrap(inlineChildren(element, context), '~~');
+      return emphasis(element, context, STRUCK, '~~');
     case 'code': case 'kbd': case 'samp': case 'tt':
       return inlineCode(element);
     case 'wbr':
