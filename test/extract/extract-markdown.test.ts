@@ -512,6 +512,20 @@ describe('main content', () => {
     expect(md).not.toContain('average rating');
   });
 
+  it("drops a bar of the site's own links (help, careers, privacy) however it is marked, not a list of stories", async () => {
+    const story = (n: number) => `<div class="x${n}"><h2><a href="/story-${n}">A story about scaling system number ${n}</a></h2><h3>By Author ${n}</h3></div>`;
+    const footer = ['Help', 'Status', 'About', 'Careers', 'Press', 'Privacy', 'Terms', 'Text to speech']
+      .map((label) => `<a href="/${label.toLowerCase()}"><p>${label}</p></a>`)
+      .join('');
+    const md = await markdownOf(`<div class="a"><h1>Tech Blog</h1>${[1, 2, 3, 4, 5].map(story).join('')}</div><div class="f"><div class="g">${footer}</div></div>`, {
+      onlyMainContent: true,
+      url: 'https://blog.example.com/',
+    });
+    expect(md).toContain('A story about scaling system number 3');
+    expect(md).not.toContain('Careers');
+    expect(md).not.toContain('Text to speech');
+  });
+
   it('keeps a paragraph of prose in a box named as a header, and still drops the site header', async () => {
     const md = await markdownOf(
       '<div id="header-outer"><a href="/">Training</a><a href="/catalog">Catalog</a><p>Free shipping on every course this month only</p></div>' +

@@ -71,6 +71,19 @@ function isLinkList(element: Element, own: ElementStats): boolean {
   return density > 0.5 && nonLinkText(own) < 200;
 }
 
+/** What a site's own links are called: about it, working there, its legal pages, its help. */
+const SITE_LINK =
+  /^(?:about(?: us)?|careers?|jobs|press|newsroom|privacy(?: policy| notice)?|terms(?: of (?:use|service))?|cookies?(?: policy| settings| preferences)?|help(?: cent(?:er|re))?|contact(?: us)?|status|blog|sitemap|accessibility|legal|imprint|impressum|advertise|investors?|affiliates?|rules|copyright|security|support|faqs?|partners)$/i;
+
+/** A block of links that are mostly the site's own pages ("Help · Status · About · Careers · Press · Privacy · Terms"): a site footer, however it is marked. */
+function isSiteLinkBar(element: Element, own: ElementStats): boolean {
+  if (own.linkText < own.text * 0.8 || own.text > 300) return false;
+  const links = Array.from(element.querySelectorAll('a'));
+  if (links.length < 4) return false;
+  const site = links.filter((link) => SITE_LINK.test((link.textContent ?? '').trim())).length;
+  return site >= links.length * 0.6;
+}
+
 /** Chrome by tag or role: reliable markup, pruned at any size unless it wraps the content. */
 function isMarkedChrome(element: Element, options: PruneOptions): boolean {
   if (!isChromeElement(element)) return false;
@@ -141,7 +154,7 @@ const TEXT_BLOCKS = new Set(['blockquote', 'pre', 'table']);
 
 /** Boilerplate whatever prose it holds, when it is a small part of the area. */
 function isPlainBoilerplate(element: Element, own: ElementStats, stats: StatsMap, options: PruneOptions, area: AreaSize): boolean {
-  if (hasBoilerplateRole(element) || element.localName === 'form' || isControl(element, own)) return true;
+  if (hasBoilerplateRole(element) || element.localName === 'form' || isControl(element, own) || isSiteLinkBar(element, own)) return true;
   if (!options.keepComments && hasCommentName(element)) return true;
   if (options.productPage && (hasProductExtraName(element) || isItemList(element, stats))) return true;
   if (options.articleBody) {
