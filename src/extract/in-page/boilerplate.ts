@@ -77,7 +77,8 @@ const SITE_LINK =
 
 /** A block of links that are mostly the site's own pages ("Help · Status · About · Careers · Press · Privacy · Terms"): a site footer, however it is marked. */
 function isSiteLinkBar(element: Element, own: ElementStats): boolean {
-  if (own.linkText < own.text * 0.8 || own.text > 300) return false;
+  // Four links hold four elements at least: a link, a list item, a short run is looked at no further.
+  if (own.elements < 4 || own.linkText < own.text * 0.8 || own.text > 300) return false;
   const links = Array.from(element.querySelectorAll('a'));
   if (links.length < 4) return false;
   const site = links.filter((link) => SITE_LINK.test((link.textContent ?? '').trim())).length;

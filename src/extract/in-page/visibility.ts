@@ -73,9 +73,10 @@ function isCollapsedText(element: Element): boolean {
  * `display: contents` and for the content of closed `<details>` (content, shown on a click), so
  * those get a second look; so do tab panels and text collapsed beside a closed toggle.
  * `visibility: hidden` is not followed: pages hide their whole body that way until their scripts
- * or stylesheets arrive, and menus hidden that way are pruned as navigation anyway. Text clipped to a pixel for screen readers ("Opens in a new
- * window", a repeat of the title) is not on the page a reader sees; it is named by class first,
- * so only those few elements are measured. Runs once per element, so the class is read once.
+ * or stylesheets arrive, and menus hidden that way are pruned as navigation anyway. Text clipped
+ * to a pixel for screen readers ("Opens in a new window", a repeat of the title) is not on the
+ * page a reader sees; it is named by class first, so only those few elements are measured. Runs
+ * once per element, so the class is read once.
  */
 export function isKept(element: Element, showHidden: boolean): boolean {
   const name = element.localName;
