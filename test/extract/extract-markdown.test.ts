@@ -539,6 +539,22 @@ describe('main content', () => {
     expect(md).not.toContain('Free shipping on every course');
   });
 
+  it('drops a row of promoted items after a product page\'s "Similar Items" heading, however wordy each item is', async () => {
+    const item = (n: number) =>
+      `<div class="uV_m"><section class="TzR"><h3>Clutch kit ${n}00 for delivery vans</h3><span>$${n}79.05</span></section>` +
+      `<div class="w1"><p>Why you are seeing this ad: the advertiser paid to promote this item to buyers like you. ${PROSE}</p></div></div>`;
+    const md = await markdownOf(
+      '<main><h1>Clutch kit 628318200</h1><p>EUR 355.58</p><p>Seller assumes all responsibility for this listing.</p>' +
+        `<div class="uKy2"><div class="T6eO"><h2>Similar Items</h2><p>Sponsored: items chosen for you from sellers who pay to promote them</p></div><div class="MHN">${[1, 2, 3, 4].map(item).join('')}</div></div></main>`,
+      { onlyMainContent: true, url: 'https://example.com/itm/404928375058' },
+      '<script type="application/ld+json">{"@type":"Product","name":"Clutch kit 628318200"}</script>',
+    );
+    expect(md).toContain('EUR 355.58');
+    expect(md).not.toContain('Similar Items');
+    expect(md).not.toContain('Clutch kit 300');
+    expect(md).not.toContain('Why you are seeing this ad');
+  });
+
   it("takes the main landmark over a site footer of legal footnotes that outweighs its cards", async () => {
     const card = (n: number) => `<div class="card"><a href="/shop/buy-laptop-${n}"><h3>Laptop ${n}</h3></a><p>From $${n}99 or $${n}9.91/mo. for 12 mo.</p></div>`;
     const footnote = (n: number) => `<li><span>${n}. Financing is offered to qualified customers, subject to credit approval. ${PROSE}</span></li>`;

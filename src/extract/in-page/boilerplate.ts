@@ -292,7 +292,7 @@ const parentHasWords = new WeakMap<Element, boolean>();
  * text is (a marketplace listing of two lines above four carousels).
  */
 function smallWidget(heading: Element, stats: StatsMap, root: Element, area: AreaSize, options: PruneOptions): Element[] {
-  const widget = recommendationWidget(heading, stats, root);
+  const widget = recommendationWidget(heading, stats, root, options.productPage);
   if (options.productPage) return widget;
   const nonLink = widget.reduce((sum, element) => sum + nonLinkText(stats.get(element)), 0);
   return nonLink < area.nonLink * 0.4 ? widget : [];

@@ -6,7 +6,7 @@ import type { StatsMap } from './measure.js';
  * lists, "you may also like" carousels look like this; article sections and forum posts do not.
  */
 
-function signature(element: Element): string {
+export function signature(element: Element): string {
   const firstClass = (element.getAttribute('class') ?? '').trim().split(/\s+/)[0] ?? '';
   return `${element.localName}.${firstClass.replace(/\d+/g, '')}`;
 }

@@ -1,5 +1,5 @@
 import { isHeading } from './class-signals.js';
-import { itemListShare } from './item-lists.js';
+import { itemListShare, signature } from './item-lists.js';
 import type { StatsMap } from './measure.js';
 
 /**
@@ -44,9 +44,11 @@ function firstWithText(parent: Element, stats: StatsMap): Element | null {
 /**
  * The widget a recommendation heading opens: climb while the heading (or the part holding it) is
  * the parent's first text, until the part holds the widget's content and the parent adds more
- * than a little ("See all" links) to it. Never `stop` itself.
+ * than a little ("See all" links) to it. Never `stop` itself. On a product page (`productPage`) a
+ * row of alike boxes after the heading is the widget's too: there it can only be other products,
+ * where on a listing it may be the listing itself.
  */
-export function recommendationWidget(heading: Element, stats: StatsMap, stop: Element): Element[] {
+export function recommendationWidget(heading: Element, stats: StatsMap, stop: Element, productPage: boolean): Element[] {
   const headingText = stats.get(heading)?.text ?? 0;
   const holdsContent = (element: Element) => (stats.get(element)?.text ?? 0) > headingText + 40;
   let current = heading;
@@ -60,9 +62,34 @@ export function recommendationWidget(heading: Element, stats: StatsMap, stop: El
   const next = current.nextElementSibling;
   const nextStats = next ? stats.get(next) : undefined;
   if (!next || !nextStats) return [current];
-  const slides = isCarousel(next, stats) || itemListShare(next, stats) > 0.6;
+  const slides = isCarousel(next, stats) || (productPage && isRow(next, stats)) || itemListShare(next, stats) > 0.6;
   if (holdsContent(current)) return slides ? [current, next] : [current];
   return slides || nextStats.linkText >= nextStats.text * 0.3 ? [current, next] : [current];
+}
+
+/**
+ * A row of alike boxes, or a wrapper of one (followed down while one child holds nearly all the
+ * text): three or more children of the same tag and class holding most of its text. After a
+ * recommendation heading these are the items, however much text each holds (an ad's disclosure).
+ */
+function isRow(element: Element, stats: StatsMap): boolean {
+  for (let current: Element | null = element, depth = 0; current && depth < 4; depth++) {
+    const total = stats.get(current)?.text ?? 0;
+    const bySignature = new Map<string, { count: number; text: number }>();
+    let only: Element | null = null;
+    for (let child: Element | null = current.firstElementChild; child; child = child.nextElementSibling) {
+      const text = stats.get(child)?.text ?? 0;
+      if (text === 0) continue;
+      if (text >= total * 0.9) only = child;
+      const group = bySignature.get(signature(child)) ?? { count: 0, text: 0 };
+      group.count++;
+      group.text += text;
+      bySignature.set(signature(child), group);
+    }
+    for (const group of bySignature.values()) if (group.count >= 3 && group.text >= total * 0.6) return true;
+    current = only;
+  }
+  return false;
 }
 
 /** Class words of the slider libraries and of hand-made ones ("carousel--peek", "swiper-wrapper"). */
