@@ -555,6 +555,18 @@ describe('main content', () => {
     expect(md).not.toContain('Why you are seeing this ad');
   });
 
+  it("keeps a product's details set in a drawer named for them, and drops other drawers", async () => {
+    const md = await markdownOf(
+      `<main><h1>KALLAX shelf unit</h1><p>Standing or lying, the series adapts to taste, space and budget.</p><div class="body">${PROSE} ${PROSE}</div>` +
+        '<div class="pipf-product-details-modal"><h2>Product details</h2><p>The simple design with clean lines makes it flexible and easy to use at home.</p></div>' +
+        '<div class="pipf-share-modal"><h2>Share this product</h2><p>Copy the link and send it to a friend today.</p></div></main>',
+      { onlyMainContent: true, url: 'https://example.com/us/en/p/kallax-shelf-unit-80275887/' },
+      '<script type="application/ld+json">{"@type":"Product","name":"KALLAX"}</script>',
+    );
+    expect(md).toContain('The simple design with clean lines');
+    expect(md).not.toContain('Copy the link');
+  });
+
   it("takes the main landmark over a site footer of legal footnotes that outweighs its cards", async () => {
     const card = (n: number) => `<div class="card"><a href="/shop/buy-laptop-${n}"><h3>Laptop ${n}</h3></a><p>From $${n}99 or $${n}9.91/mo. for 12 mo.</p></div>`;
     const footnote = (n: number) => `<li><span>${n}. Financing is offered to qualified customers, subject to credit approval. ${PROSE}</span></li>`;

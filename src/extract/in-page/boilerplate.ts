@@ -9,6 +9,7 @@ import {
   hasContentName,
   hasControlName,
   hasCustomerReviewName,
+  hasProductDetailName,
   hasProductExtraName,
   isChromeElement,
   isHeading,
@@ -137,7 +138,8 @@ function isProseBox(own: ElementStats): boolean {
 
 /** Chrome or boilerplate by class or id: names are noisier than markup, so prose protects. */
 function isNamedBoilerplate(element: Element, own: ElementStats, stats: StatsMap, options: PruneOptions): boolean {
-  if (hasOverlayName(element)) return true;
+  // A product's details in a drawer ("product-details-modal") are the product's, opened by a click.
+  if (hasOverlayName(element)) return !(options.productPage && hasProductDetailName(element));
   if (hasChromeName(element) && !isComponentPart(element, own, stats)) {
     if (isContentHeader(element, own) || isProseBox(own)) return false;
     return options.includesChrome || !hasContentName(element);

@@ -182,6 +182,13 @@ export function hasOverlayName(element: Element): boolean {
   return hasToken(element, OVERLAY_WORDS);
 }
 
+/** What a product's own details are called: a drawer named so ("product-details-modal") holds them. */
+const PRODUCT_DETAIL_WORDS = new Set(['details', 'description', 'specs', 'specifications', 'measurements', 'dimensions', 'materials']);
+
+export function hasProductDetailName(element: Element): boolean {
+  return hasToken(element, PRODUCT_DETAIL_WORDS);
+}
+
 export function hasControlName(element: Element): boolean {
   return hasToken(element, CONTROL_WORDS);
 }
