@@ -567,6 +567,27 @@ describe('main content', () => {
     expect(md).not.toContain('Copy the link');
   });
 
+  it("drops a layer over the whole viewport by Tailwind's classes (fixed inset-0), without its stylesheet", async () => {
+    const md = await markdownOf(
+      `<main><h1>Wool Runner</h1><p>${PROSE}</p><p>${PROSE}</p>` +
+        '<div class="z-takeover fixed inset-0"><div class="flex"><h3>Notify me when back in stock</h3><p>Once limited colors sell out, they are gone for good.</p>' +
+        "<h3>It's official</h3><p>We got your info, and we are rooting for you.</p></div></div>" +
+        '<div class="fixed bottom-0"><p>Free shipping on orders over $75, every day of the year.</p></div></main>',
+      { onlyMainContent: true, url: 'https://example.com/products/wool-runners' },
+      '<script type="application/ld+json">{"@type":"Product","name":"Wool Runner"}</script>',
+    );
+    expect(md).toContain('# Wool Runner');
+    expect(md).not.toContain('Notify me when back in stock');
+    expect(md).not.toContain("It's official");
+    // Fixed but not over the whole viewport: a bar, which this rule leaves alone.
+    expect(md).toContain('Free shipping on orders over $75');
+    // An app that scrolls its whole page in such a layer keeps it.
+    const app = await markdownOf(`<div class="fixed inset-0 overflow-y-auto"><h2>Release notes</h2><p>${PROSE}</p><p>${PROSE} Second part.</p></div>`, {
+      onlyMainContent: true,
+    });
+    expect(app).toContain('Second part.');
+  });
+
   it("takes the main landmark over a site footer of legal footnotes that outweighs its cards", async () => {
     const card = (n: number) => `<div class="card"><a href="/shop/buy-laptop-${n}"><h3>Laptop ${n}</h3></a><p>From $${n}99 or $${n}9.91/mo. for 12 mo.</p></div>`;
     const footnote = (n: number) => `<li><span>${n}. Financing is offered to qualified customers, subject to credit approval. ${PROSE}</span></li>`;

@@ -105,6 +105,19 @@ function isOverlay(element: Element): boolean {
   return element.getAttribute('aria-modal') === 'true';
 }
 
+const FIXED = /(?:^|\s)fixed(?:\s|$)/;
+const INSET_0 = /(?:^|\s)inset-0(?:\s|$)/;
+
+/**
+ * A layer over the whole viewport by Tailwind's classes (`fixed inset-0`: a modal and its
+ * backdrop), read from the names where no stylesheet applies them. Some apps scroll their whole
+ * page in such a layer, so one that wraps the content stays.
+ */
+function isViewportLayer(element: Element): boolean {
+  const classes = element.getAttribute('class');
+  return classes !== null && FIXED.test(classes) && INSET_0.test(classes);
+}
+
 /**
  * The header or footer of a card or section (a title, a byline), not the page's link bars. A
  * heading that is a link (to the section's own page) is a title, not a link bar.
@@ -240,6 +253,7 @@ function boilerplateRule(element: Element, own: ElementStats, stats: StatsMap, o
   // A consent or sign-up dialog can outweigh a page of link cards; only one holding the headline
   // is the page itself.
   if (isOverlay(element)) return !wrapsContent || element.querySelector('h1') === null ? 'overlay' : undefined;
+  if (isViewportLayer(element) && !wrapsContent) return 'viewport layer';
   if (isCommentSection(element, options)) return 'comment section';
   if (isSiteNotice(element, own, stats, area)) return 'site notice';
   // Site chrome by name on a page with little else (a sign-up box in the footer of an empty shell)
