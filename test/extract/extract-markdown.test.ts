@@ -588,6 +588,19 @@ describe('main content', () => {
     expect(app).toContain('Second part.');
   });
 
+  it('reads a short paragraph of the widget words as its label, not a sentence that starts with them', async () => {
+    const card = (name: string) => `<div class="c"><a href="/p/${name}"><p>${name}</p></a><p>Sale price $19.95</p></div>`;
+    const md = await markdownOf(
+      `<article><h1>Pro Tech Toolkit</h1><p>${PROSE}</p><p>${PROSE}</p>` +
+        `<div class="w"><p class="chakra-text">Frequently Bought Together</p><div class="g">${card('Magnetic Project Mat')}${card('Anti-Clamp')}</div></div>` +
+        `<p>Frequently bought together with a driver kit, this toolkit covers most repairs. ${PROSE}</p></article>`,
+      { onlyMainContent: true },
+    );
+    expect(md).not.toContain('Frequently Bought Together');
+    expect(md).not.toContain('Magnetic Project Mat');
+    expect(md).toContain('Frequently bought together with a driver kit');
+  });
+
   it("takes the main landmark over a site footer of legal footnotes that outweighs its cards", async () => {
     const card = (n: number) => `<div class="card"><a href="/shop/buy-laptop-${n}"><h3>Laptop ${n}</h3></a><p>From $${n}99 or $${n}9.91/mo. for 12 mo.</p></div>`;
     const footnote = (n: number) => `<li><span>${n}. Financing is offered to qualified customers, subject to credit approval. ${PROSE}</span></li>`;

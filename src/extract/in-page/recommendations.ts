@@ -24,8 +24,17 @@ function isShortHeading(element: Element, stats: StatsMap): boolean {
   return (stats.get(element)?.text ?? 0) <= MAX_HEADING;
 }
 
+/** Shorter than this, a paragraph that is only the widget's words is its label, styled as a heading. */
+const MAX_LABEL = 40;
+
+/** A paragraph holding only a label's words ("Frequently Bought Together" in a styled `<p>`). */
+function isLabel(element: Element, stats: StatsMap): boolean {
+  return element.localName === 'p' && (stats.get(element)?.text ?? 0) <= MAX_LABEL;
+}
+
 export function isRecommendationHeading(element: Element, stats: StatsMap): boolean {
-  return isShortHeading(element, stats) && RECOMMENDATION_HEADING.test((element.textContent ?? '').trim());
+  if (!isShortHeading(element, stats) && !isLabel(element, stats)) return false;
+  return RECOMMENDATION_HEADING.test((element.textContent ?? '').trim());
 }
 
 /** The heading of a product's customer reviews: on a product page, a widget like the recommendations. */
