@@ -80,10 +80,15 @@ const SITE_LINK =
 function isSiteLinkBar(element: Element, own: ElementStats): boolean {
   // Four links hold four elements at least: a link, a list item, a short run is looked at no further.
   if (own.elements < 4 || own.linkText < own.text * 0.8 || own.text > 300) return false;
-  const links = Array.from(element.querySelectorAll('a'));
+  const links = element.getElementsByTagName('a');
   if (links.length < 4) return false;
-  const site = links.filter((link) => SITE_LINK.test((link.textContent ?? '').trim())).length;
-  return site >= links.length * 0.6;
+  // Stops at the first link too many that is not the site's own (most link-dense boxes are cards).
+  const others = links.length * 0.4;
+  let other = 0;
+  for (let index = 0; index < links.length; index++) {
+    if (!SITE_LINK.test((links[index]?.textContent ?? '').trim()) && ++other > others) return false;
+  }
+  return true;
 }
 
 /** Chrome by tag or role: reliable markup, pruned at any size unless it wraps the content. */
