@@ -5,9 +5,9 @@ import type { StatsMap } from './measure.js';
 /**
  * Widgets about other pages that shops and publishers head with the same few words ("Similar
  * items", "You may also like", "Customers also viewed", "Related searches") whatever their class
- * names are (often generated); on a product page, so is its customers' reviews ("Customer Reviews",
- * "51 Reviews"). The heading names the widget; the widget is the smallest ancestor
- * that the heading opens and that holds more than the heading.
+ * names are (often generated); on a product page, so are its customers' reviews ("Customer
+ * Reviews", "51 Reviews"). The heading names the widget; the widget is the smallest ancestor that
+ * the heading opens and that holds more than the heading.
  */
 
 const RECOMMENDATION_HEADING =
@@ -77,38 +77,13 @@ export function recommendationWidget(heading: Element, stats: StatsMap, stop: El
 }
 
 /**
- * A row of alike boxes, or a wrapper of one (followed down while one child holds nearly all the
- * text): three or more children of the same tag and class holding most of its text. After a
- * recommendation heading these are the items, however much text each holds (an ad's disclosure).
+ * Whether `test` holds for `element` or for a wrapper chain under it: followed down, at most four
+ * levels, while one child holds nearly all of the element's text.
  */
-function isRow(element: Element, stats: StatsMap): boolean {
-  for (let current: Element | null = element, depth = 0; current && depth < 4; depth++) {
-    const total = stats.get(current)?.text ?? 0;
-    const bySignature = new Map<string, { count: number; text: number }>();
-    let only: Element | null = null;
-    for (let child: Element | null = current.firstElementChild; child; child = child.nextElementSibling) {
-      const text = stats.get(child)?.text ?? 0;
-      if (text === 0) continue;
-      if (text >= total * 0.9) only = child;
-      const group = bySignature.get(signature(child)) ?? { count: 0, text: 0 };
-      group.count++;
-      group.text += text;
-      bySignature.set(signature(child), group);
-    }
-    for (const group of bySignature.values()) if (group.count >= 3 && group.text >= total * 0.6) return true;
-    current = only;
-  }
-  return false;
-}
-
-/** Class words of the slider libraries and of hand-made ones ("carousel--peek", "swiper-wrapper"). */
-const CAROUSEL_CLASS = /(?:^|[\s_-])(?:carousel|slider|swiper|slick|splide|glide)(?:$|[\s_-])/i;
-
-/** A carousel, or a wrapper of one: followed down while one child holds all the text. */
-function isCarousel(element: Element, stats: StatsMap): boolean {
+function throughWrappers(element: Element, stats: StatsMap, test: (current: Element) => boolean): boolean {
   const total = stats.get(element)?.text ?? 0;
   for (let current: Element | null = element, depth = 0; current && depth < 4; depth++) {
-    if (CAROUSEL_CLASS.test(current.getAttribute('class') ?? '')) return true;
+    if (test(current)) return true;
     let only: Element | null = null;
     for (let child: Element | null = current.firstElementChild; child; child = child.nextElementSibling) {
       if ((stats.get(child)?.text ?? 0) >= total * 0.9) only = child;
@@ -116,4 +91,35 @@ function isCarousel(element: Element, stats: StatsMap): boolean {
     current = only;
   }
   return false;
+}
+
+/**
+ * A row of alike boxes, or a wrapper of one: three or more children of the same tag and class
+ * holding most of its text. After a recommendation heading these are the items, however much
+ * text each holds (an ad's disclosure).
+ */
+function isRow(element: Element, stats: StatsMap): boolean {
+  return throughWrappers(element, stats, (current) => {
+    const total = stats.get(current)?.text ?? 0;
+    const bySignature = new Map<string, { count: number; text: number }>();
+    for (let child: Element | null = current.firstElementChild; child; child = child.nextElementSibling) {
+      const text = stats.get(child)?.text ?? 0;
+      if (text === 0) continue;
+      const key = signature(child);
+      const group = bySignature.get(key) ?? { count: 0, text: 0 };
+      group.count++;
+      group.text += text;
+      bySignature.set(key, group);
+    }
+    for (const group of bySignature.values()) if (group.count >= 3 && group.text >= total * 0.6) return true;
+    return false;
+  });
+}
+
+/** Class words of the slider libraries and of hand-made ones ("carousel--peek", "swiper-wrapper"). */
+const CAROUSEL_CLASS = /(?:^|[\s_-])(?:carousel|slider|swiper|slick|splide|glide)(?:$|[\s_-])/i;
+
+/** A carousel by class, or a wrapper of one. */
+function isCarousel(element: Element, stats: StatsMap): boolean {
+  return throughWrappers(element, stats, (current) => CAROUSEL_CLASS.test(current.getAttribute('class') ?? ''));
 }
