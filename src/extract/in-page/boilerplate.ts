@@ -76,7 +76,10 @@ function isLinkList(element: Element, own: ElementStats): boolean {
 const SITE_LINK =
   /^(?:about(?: us)?|careers?|jobs|press|newsroom|privacy(?: policy| notice)?|terms(?: of (?:use|service))?|cookies?(?: policy| settings| preferences)?|help(?: cent(?:er|re))?|contact(?: us)?|status|blog|sitemap|accessibility|legal|imprint|impressum|advertise|investors?|affiliates?|rules|copyright|security|support|faqs?|partners)$/i;
 
-/** A block of links that are mostly the site's own pages ("Help · Status · About · Careers · Press · Privacy · Terms"): a site footer, however it is marked. */
+/**
+ * A block of links that are mostly the site's own pages ("Help · Status · About · Careers · Press
+ * · Privacy · Terms"): a site footer, however it is marked.
+ */
 function isSiteLinkBar(element: Element, own: ElementStats): boolean {
   // Four links hold four elements at least: a link, a list item, a short run is looked at no further.
   if (own.elements < 4 || own.linkText < own.text * 0.8 || own.text > 300) return false;
@@ -149,7 +152,7 @@ export function isContentHeader(element: Element, own: ElementStats): boolean {
   return element.querySelector('h1') !== null || (isNamedHeaderOnly(element) && element.querySelector('h2, h3, h4, h5, h6') !== null);
 }
 
-/** A box that is one paragraph of prose without links (a course's lead in `lf-pdp-header-text`): no site chrome is. */
+/** A box that is one paragraph of prose without links (a course's lead in `lf-pdp-header-text`): no chrome is. */
 function isProseBox(own: ElementStats): boolean {
   return own.maxProse >= 200 && own.maxProse >= own.text * 0.8 && own.linkText === 0;
 }
