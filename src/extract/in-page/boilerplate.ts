@@ -14,6 +14,7 @@ import {
   isChromeElement,
   isHeading,
   isNamedHeaderOnly,
+  isViewportLayer,
 } from './class-signals.js';
 import { isItemList } from './item-lists.js';
 import { BLOCK_TAGS } from './markdown.js';
@@ -111,19 +112,6 @@ function isOverlay(element: Element): boolean {
   const role = element.getAttribute('role');
   if (element.localName === 'dialog' || role === 'dialog' || role === 'alertdialog') return true;
   return element.getAttribute('aria-modal') === 'true';
-}
-
-const FIXED = /(?:^|\s)fixed(?:\s|$)/;
-const INSET_0 = /(?:^|\s)inset-0(?:\s|$)/;
-
-/**
- * A layer over the whole viewport by Tailwind's classes (`fixed inset-0`: a modal and its
- * backdrop), read from the names where no stylesheet applies them. Some apps scroll their whole
- * page in such a layer, so one that wraps the content stays.
- */
-function isViewportLayer(element: Element): boolean {
-  const classes = element.getAttribute('class');
-  return classes !== null && FIXED.test(classes) && INSET_0.test(classes);
 }
 
 /**
@@ -245,13 +233,16 @@ interface AreaSize {
   nonLink: number;
 }
 
+/** The rule that prunes a card's review score: the one rule whose element goes alone (see `pruneBoilerplate`). */
+const REVIEW_SCORE = 'review score';
+
 /**
  * Customers' reviews on a shop's pages, at any size: on a product page they can outrun its own
  * description many times over; on a listing they are each card's score and review count.
  */
 function reviewRule(element: Element, options: PruneOptions): string | undefined {
   if (!options.dropReviews || !hasCustomerReviewName(element) || element.querySelector('h1') !== null) return undefined;
-  return options.productPage ? 'customer reviews' : 'review score';
+  return options.productPage ? 'customer reviews' : REVIEW_SCORE;
 }
 
 /** The rule that prunes an element (named for debugging), or undefined. */
@@ -261,6 +252,7 @@ function boilerplateRule(element: Element, own: ElementStats, stats: StatsMap, o
   // A consent or sign-up dialog can outweigh a page of link cards; only one holding the headline
   // is the page itself.
   if (isOverlay(element)) return !wrapsContent || element.querySelector('h1') === null ? 'overlay' : undefined;
+  // Some apps scroll their whole page in a viewport layer: one that wraps the content stays.
   if (isViewportLayer(element) && !wrapsContent) return 'viewport layer';
   if (isCommentSection(element, options)) return 'comment section';
   if (isSiteNotice(element, own, stats, area)) return 'site notice';
@@ -344,7 +336,7 @@ export function pruneBoilerplate(roots: Element[], stats: StatsMap, options: Pru
       if (isInlineInText(child)) continue;
       const rule = boilerplateRule(child, own, stats, options, area);
       // A card's score goes alone: the rest of the card is the card, not a label left without its widget.
-      if (rule) found.push(withReason(rule === 'review score' ? child : orphanContainer(child, stats, root), rule, child, options));
+      if (rule) found.push(withReason(rule === REVIEW_SCORE ? child : orphanContainer(child, stats, root), rule, child, options));
       else if (isRecommendationHeading(child, stats) || (options.dropReviews && isReviewHeading(child, stats))) {
         for (const element of smallWidget(child, stats, root, area, options)) found.push(withReason(element, 'recommendation heading', child, options));
       } else visit(child, root);

@@ -182,6 +182,18 @@ export function hasOverlayName(element: Element): boolean {
   return hasToken(element, OVERLAY_WORDS);
 }
 
+const FIXED = /(?:^|\s)fixed(?:\s|$)/;
+const INSET_0 = /(?:^|\s)inset-0(?:\s|$)/;
+
+/**
+ * A layer over the whole viewport by Tailwind's classes (`fixed inset-0`: a modal and its
+ * backdrop), read from the names where no stylesheet applies them.
+ */
+export function isViewportLayer(element: Element): boolean {
+  const classes = element.getAttribute('class');
+  return classes !== null && FIXED.test(classes) && INSET_0.test(classes);
+}
+
 /** What a product's own details are called: a drawer named so ("product-details-modal") holds them. */
 const PRODUCT_DETAIL_WORDS = new Set(['details', 'description', 'specs', 'specifications', 'measurements', 'dimensions', 'materials']);
 
