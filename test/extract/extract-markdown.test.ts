@@ -815,6 +815,21 @@ describe('main content', () => {
     expect(md).not.toContain('Trade-in offers');
   });
 
+  it("drops a shop's promo bar as chrome, and keeps a promotion's own section", async () => {
+    const slides = ['$40', '65€', '480kr', '¥990']
+      .map((price) => `<span class="promo-bar__text"><p>Free standard shipping on orders ${price} or more. For more information on rates and timelines, please visit our <a href="/pages/international">international page</a></p></span>`)
+      .join('');
+    const md = await markdownOf(
+      `<div id="promoBar" class="promo-bar"><div class="promo-bar__carousel">${slides}</div></div>` +
+        `<div class="page"><h1>Custom Skincare Sets Promo Terms</h1><p>${PROSE}</p>` +
+        `<section class="promotion-details"><h2>Who can take part</h2><p>Customers in the EU who order a set before May.</p></section></div>`,
+      { onlyMainContent: true },
+    );
+    expect(md).toContain('Custom Skincare Sets Promo Terms');
+    expect(md).toContain('Who can take part');
+    expect(md).not.toContain('Free standard shipping');
+  });
+
   it('decodes HTML character references in a structured-data product description', async () => {
     const description = 'L&#039;outil idéal &amp; robuste : ' + 'une lame forgée qui coupe le bois sec comme le bois vert, '.repeat(5);
     const md = await markdownOf(

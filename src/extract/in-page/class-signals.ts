@@ -125,8 +125,17 @@ const CHROME_ROLES = new Set(['navigation', 'banner', 'contentinfo', 'complement
 const BOILERPLATE_ROLES = new Set(['dialog', 'alertdialog', 'menu', 'tooltip']);
 const CHROME_TAGS = new Set(['nav', 'footer', 'aside', 'header']);
 
+/** A strip of offers across the top of a shop's pages ("promo-bar", "promotion-banner"): chrome like an announcement bar. */
+const PROMO_WORDS = new Set(['promo', 'promotion', 'promotional']);
+const STRIP_WORDS = new Set(['bar', 'banner', 'strip', 'ribbon']);
+
+function hasPromoStripName(tokens: string[]): boolean {
+  return tokens.some((token, index) => PROMO_WORDS.has(token) && STRIP_WORDS.has(tokens[index + 1] ?? ''));
+}
+
 export function hasChromeName(element: Element): boolean {
-  return hasToken(element, CHROME_WORDS);
+  const tokens = nameTokens(element);
+  return tokens.some((token) => CHROME_WORDS.has(token)) || hasPromoStripName(tokens);
 }
 
 /** Words that name the top or bottom part of anything: a page, but also a card or a section. */
