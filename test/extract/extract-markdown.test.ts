@@ -482,6 +482,20 @@ describe('main content', () => {
     expect(md).not.toContain('Reviewer 3 says');
   });
 
+  it("keeps a product's title box whose name speaks of its rating, and still drops the reviews", async () => {
+    const md = await markdownOf(
+      '<div class="main-wrapper"><div class="wrapper wrapper__pageTitle wrapper__pageTitle--rating"><section><h1>Ryzen 7 7800X3D processor</h1>' +
+        '<p>4.9 stars, 1,203 ratings</p></section></div>' +
+        `<div class="specs"><h2>Specifications</h2><p>Eight cores, sixteen threads and a stacked cache. ${PROSE}</p></div>` +
+        `<div class="product-reviews"><h2>User reviews</h2><p>Great chip for games, says one buyer. ${PROSE}</p></div></div>`,
+      { onlyMainContent: true, url: 'https://example.com/product/FLRzK8/amd-ryzen-7-7800x3d' },
+      '<script type="application/ld+json">{"@type":"Product","name":"Ryzen 7 7800X3D processor"}</script>',
+    );
+    expect(md).toContain('# Ryzen 7 7800X3D processor');
+    expect(md).toContain('Eight cores, sixteen threads');
+    expect(md).not.toContain('Great chip for games');
+  });
+
   it('drops a product\'s review widget by its heading, whatever its classes, but not an article\'s "Customer reviews" section', async () => {
     const reviews =
       '<div class="_6o3a"><div class="_1g9a"><h2>Customer Reviews</h2><p>Rated 4.4 out of 5 stars. 369 Reviews</p></div>' +
