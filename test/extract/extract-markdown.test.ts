@@ -512,6 +512,19 @@ describe('main content', () => {
     expect(article).toContain('warm light and easy assembly');
   });
 
+  it('reads a review heading split over lines by its markup ("<span>8</span> Reviews")', async () => {
+    const md = await markdownOf(
+      `<main><h1>Player II Strat</h1><p>An alder body and a maple neck. ${PROSE}</p>` +
+        '<div class="js-product-reviews-preview"><h3 class="fx-headline">\n  <span itemprop="reviewCount">8</span>\n\n      Reviews\n</h3>' +
+        '<div><p>Great for blues, says a player from Leeds.</p></div></div></main>',
+      { onlyMainContent: true, url: 'https://example.com/gb/fender_player_ii_strat.htm' },
+      '<script type="application/ld+json">{"@type":"Product","name":"Player II Strat"}</script>',
+    );
+    expect(md).toContain('An alder body');
+    expect(md).not.toContain('Reviews');
+    expect(md).not.toContain('Great for blues');
+  });
+
   it("drops each card's review score on a shop's listing and keeps the rest of the card", async () => {
     const card = (n: number) =>
       `<li class="tile"><a href="/p/boot-${n}"><img src="/i/${n}.jpg" alt=""><span>Trail boot ${n}</span></a><span>$1${n}9.00</span>` +

@@ -19,6 +19,11 @@ const MAX_HEADING = 60;
 /** Customers' reviews of a product: "Customer Reviews", "Ratings & Reviews", "Customers say", "51 Reviews". */
 const REVIEW_HEADING = /^(?:customer reviews|ratings? (?:&|and) reviews|customers say|what (?:our )?customers are saying|[\d,.]+k? (?:customer |product )?reviews)\b/i;
 
+/** The heading's words as a reader sees them: markup splits "<span>8</span>\n  Reviews" over lines. */
+function headingText(element: Element): string {
+  return (element.textContent ?? '').replace(/\s+/g, ' ').trim();
+}
+
 function isShortHeading(element: Element, stats: StatsMap): boolean {
   if (!isHeading(element) && element.getAttribute('role') !== 'heading') return false;
   return (stats.get(element)?.text ?? 0) <= MAX_HEADING;
@@ -34,12 +39,12 @@ function isLabel(element: Element, stats: StatsMap): boolean {
 
 export function isRecommendationHeading(element: Element, stats: StatsMap): boolean {
   if (!isShortHeading(element, stats) && !isLabel(element, stats)) return false;
-  return RECOMMENDATION_HEADING.test((element.textContent ?? '').trim());
+  return RECOMMENDATION_HEADING.test(headingText(element));
 }
 
 /** The heading of a product's customer reviews: on a product page, a widget like the recommendations. */
 export function isReviewHeading(element: Element, stats: StatsMap): boolean {
-  return isShortHeading(element, stats) && REVIEW_HEADING.test((element.textContent ?? '').trim());
+  return isShortHeading(element, stats) && REVIEW_HEADING.test(headingText(element));
 }
 
 /** The first child holding measured text. */
