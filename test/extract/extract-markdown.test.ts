@@ -842,6 +842,17 @@ describe('main content', () => {
     expect(md).not.toContain('Trade-in offers');
   });
 
+  it('reads a block set twice for desktop and mobile once, and keeps a mobile-marked block that has no twin', async () => {
+    const slide = (text: string) => `<div class="slide-text"><h2>${text}</h2><p>Increasing attendance of a space museum in a small town.</p></div>`;
+    const md = await markdownOf(
+      `<main><section class="scroll-slide desktop">${slide('Universal Appeal')}</section><section class="scroll-slide mobile">${slide('Universal Appeal')}</section>` +
+        `<div class="md:hidden"><p>Call us on the number below, from your phone.</p></div><p>${PROSE}</p></main>`,
+    );
+    expect(md.match(/Universal Appeal/g)).toHaveLength(1);
+    expect(md.match(/space museum/g)).toHaveLength(1);
+    expect(md).toContain('Call us on the number below');
+  });
+
   it("drops a shop's promo bar as chrome, and keeps a promotion's own section", async () => {
     const slides = ['$40', '65€', '480kr', '¥990']
       .map((price) => `<span class="promo-bar__text"><p>Free standard shipping on orders ${price} or more. For more information on rates and timelines, please visit our <a href="/pages/international">international page</a></p></span>`)

@@ -33,6 +33,27 @@ const CLONE_CLASS = /(?:^|\s)(?:slick-cloned|swiper-slide-duplicate|cloned|splid
 /** The usual names of "visually hidden" utility classes (a label for screen readers only). */
 const SCREEN_READER_CLASS = /(?:^|[\s_-])(?:sr-?only|visually-?hidden|hidden-visually|screen-?reader|clipped|offscreen|a11y|assistive)/i;
 
+/** Classes that show an element on small screens only (`md:hidden`, `d-lg-none`, "mobile-only"). */
+const MOBILE_ONLY_CLASS =
+  /(?:^|\s)(?:(?:is-|show-|visible-)?mobile(?:-only)?|(?:elementor-)?hid(?:e|den)-desktop|(?:md|lg|xl):hidden|d-(?:md|lg|xl)-none|visible-(?:xs|sm))(?:\s|$)/;
+
+function sameText(a: Element, b: Element | null): boolean {
+  return b !== null && a.localName === b.localName && collapsed(a.textContent ?? '') === collapsed(b.textContent ?? '');
+}
+
+function collapsed(text: string): string {
+  return text.replace(/\s+/g, ' ').trim();
+}
+
+/**
+ * The small-screen copy of a block set beside its desktop twin (a slide, a menu, a hero): the
+ * page's stylesheet shows one of the two; without it both would be read.
+ */
+function isMobileTwin(element: Element, classes: string): boolean {
+  if (!MOBILE_ONLY_CLASS.test(classes)) return false;
+  return sameText(element, element.previousElementSibling) || sameText(element, element.nextElementSibling);
+}
+
 /**
  * The panels of a tab set other than the one open (the same steps for another language, the
  * specifications beside a description): content a reader reaches with one click, like the body
@@ -87,7 +108,9 @@ export function isKept(element: Element, showHidden: boolean): boolean {
   if (classes !== null && CLONE_CLASS.test(classes)) return false;
   if (showHidden) return true;
   if (!element.checkVisibility()) return getComputedStyle(element).display !== 'none' || isTabPanel(element) || isCollapsedText(element);
-  if (classes === null || !SCREEN_READER_CLASS.test(classes)) return true;
+  if (classes === null) return true;
+  if (isMobileTwin(element, classes)) return false;
+  if (!SCREEN_READER_CLASS.test(classes)) return true;
   const box = element.getBoundingClientRect();
   return box.width > 2 || box.height > 2;
 }
