@@ -628,6 +628,19 @@ describe('main content', () => {
     expect(md).toContain('Frequently bought together with a driver kit');
   });
 
+  it('drops "Related articles" and "Similar threads" widgets by their heading, whatever their classes', async () => {
+    const teaser = (title: string) => `<div class="x1"><img src="/t.png" alt=""><h3>${title}</h3><p>Here, we list the best programs for students like you.</p></div>`;
+    const md = await markdownOf(
+      `<div class="a9"><h1>Online MBA programs</h1><p>${PROSE}</p><p>${PROSE}</p>` +
+        `<div class="b2"><h2>Related articles that may interest you</h2>${teaser('Getting in with a low GPA')}${teaser('MBA or MS?')}</div>` +
+        `<div class="b3"><h3>Similar threads</h3><ul><li><a href="/t/1">Is an MBA worth it?</a></li><li><a href="/t/2">GMAT prep</a></li></ul></div></div>`,
+      { onlyMainContent: true },
+    );
+    expect(md).toContain('Online MBA programs');
+    expect(md).not.toContain('Getting in with a low GPA');
+    expect(md).not.toContain('Similar threads');
+  });
+
   it("takes the main landmark over a site footer of legal footnotes that outweighs its cards", async () => {
     const card = (n: number) => `<div class="card"><a href="/shop/buy-laptop-${n}"><h3>Laptop ${n}</h3></a><p>From $${n}99 or $${n}9.91/mo. for 12 mo.</p></div>`;
     const footnote = (n: number) => `<li><span>${n}. Financing is offered to qualified customers, subject to credit approval. ${PROSE}</span></li>`;

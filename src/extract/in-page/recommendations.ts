@@ -11,7 +11,7 @@ import type { StatsMap } from './measure.js';
  */
 
 const RECOMMENDATION_HEADING =
-  /^(?:similar (?:items|products)|(?:you|we think you) (?:may|might|will) (?:also )?(?:like|love|enjoy)|related (?:products|items|searches|pages)|customers (?:also|who) (?:bought|viewed|purchased)|(?:people|others|shoppers)(?: like you)? (?:also|who) (?:bought|viewed|searched|search)|frequently bought together|recently viewed|recommended (?:for you|products)|explore related|compare similar|shop similar|sponsored (?:content|products|items))\b/i;
+  /^(?:similar (?:items|products)|(?:you|we think you) (?:may|might|will) (?:also )?(?:like|love|enjoy)|(?:related|similar) (?:products|items|searches|pages|questions|posts|articles|threads|topics|discussions|stories|content|reading|links|guides)|customers (?:also|who) (?:bought|viewed|purchased)|(?:people|others|shoppers)(?: like you)? (?:also|who) (?:bought|viewed|searched|search)|frequently bought together|recently viewed|recommended (?:for you|products)|explore related|compare similar|shop similar|more (?:like this|to explore)|sponsored (?:content|products|items))\b/i;
 
 /** At most this many characters of heading ("Similar items you may like (24)"). */
 const MAX_HEADING = 60;
