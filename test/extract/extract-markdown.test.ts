@@ -628,14 +628,17 @@ describe('main content', () => {
     expect(md).toContain('Frequently bought together with a driver kit');
   });
 
-  it('drops "Related articles" and "Similar threads" widgets by their heading, whatever their classes', async () => {
+  it('drops "Related articles" and "Similar threads" widgets by their heading or a label in a div, whatever their classes', async () => {
     const teaser = (title: string) => `<div class="x1"><img src="/t.png" alt=""><h3>${title}</h3><p>Here, we list the best programs for students like you.</p></div>`;
     const md = await markdownOf(
       `<div class="a9"><h1>Online MBA programs</h1><p>${PROSE}</p><p>${PROSE}</p>` +
         `<div class="b2"><h2>Related articles that may interest you</h2>${teaser('Getting in with a low GPA')}${teaser('MBA or MS?')}</div>` +
-        `<div class="b3"><h3>Similar threads</h3><ul><li><a href="/t/1">Is an MBA worth it?</a></li><li><a href="/t/2">GMAT prep</a></li></ul></div></div>`,
+        `<div class="b3"><h3>Similar threads</h3><ul><li><a href="/t/1">Is an MBA worth it?</a></li><li><a href="/t/2">GMAT prep</a></li></ul></div>` +
+        `<div class="q-box"><div class="q-text">Related questions</div><div class="q-a">Which MBA pays most? The alumni of twelve schools answer, with their salaries.</div></div></div>`,
       { onlyMainContent: true },
     );
+    expect(md).not.toContain('Related questions');
+    expect(md).not.toContain('Which MBA pays most?');
     expect(md).toContain('Online MBA programs');
     expect(md).not.toContain('Getting in with a low GPA');
     expect(md).not.toContain('Similar threads');

@@ -32,9 +32,12 @@ function isShortHeading(element: Element, stats: StatsMap): boolean {
 /** Shorter than this, a paragraph that is only the widget's words is its label, styled as a heading. */
 const MAX_LABEL = 40;
 
-/** A paragraph holding only a label's words ("Frequently Bought Together" in a styled `<p>`). */
+/** Where sites set a label styled as a heading: a paragraph, or a bare box (Quora's "Related questions"). */
+const LABEL_TAGS = new Set(['p', 'div', 'span']);
+
+/** A short box holding only a label's words ("Frequently Bought Together" in a styled `<p>`). */
 function isLabel(element: Element, stats: StatsMap): boolean {
-  return element.localName === 'p' && (stats.get(element)?.text ?? 0) <= MAX_LABEL;
+  return LABEL_TAGS.has(element.localName) && (stats.get(element)?.text ?? 0) <= MAX_LABEL;
 }
 
 export function isRecommendationHeading(element: Element, stats: StatsMap): boolean {
