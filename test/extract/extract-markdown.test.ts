@@ -869,6 +869,46 @@ describe('main content', () => {
     expect(md).toContain('Call us on the number below');
   });
 
+  it('writes a heading repeated right after itself once, and keeps repeated paragraphs', async () => {
+    const md = await markdownOf(
+      '<main><h1>Platform</h1><div class="card"><h3>Falcon Insight</h3><video src="/v.mp4"></video></div><div class="card"><h3>Falcon Insight</h3><p>Stops breaches on every endpoint.</p></div>' +
+        '<table><tr><td><p>Included</p></td></tr><tr><td><p>Included</p></td></tr></table></main>',
+    );
+    expect(md.match(/### Falcon Insight/g)).toHaveLength(1);
+    expect(md).toContain('Stops breaches on every endpoint.');
+    expect(md.match(/Included/g)).toHaveLength(2);
+  });
+
+  it('takes a page stacked of sections whole rather than narrowing to its longest section', async () => {
+    let n = 0;
+    const section = (heading: string, body: string) => `<div class="wp-block-group is-style-${++n}"><div class="inner"><h2>${heading}</h2>${body}</div></div>`;
+    const long = [1, 2, 3, 4, 5].map((n) => `<h3>Step ${n}</h3><p>${PROSE}</p>`).join('');
+    const md = await markdownOf(
+      '<header><nav><a href="/">Home</a> <a href="/about">About us and our team</a></nav></header><main><div class="layout"><div class="wrap">' +
+        section('Turn raw data into dashboards in weeks', '<p>We are a data analytics agency that helps your team get more value out of its data, with strategies built for your business.</p>') +
+        section('Meaningful data, insight-driven decisions', long) +
+        section('Our process', '<ol><li>Review the requirements of the business and its goals.</li><li>Design the warehouse that supports the analytics needed.</li></ol>') +
+        '</div></div></main>',
+      { onlyMainContent: true, url: 'https://example.com/service/data-analytics-agency/' },
+    );
+    expect(md).toContain('Step 5');
+    expect(md).toContain('Turn raw data into dashboards');
+    expect(md).toContain('Design the warehouse');
+  });
+
+  it('drops a tree of links to other pages set in the content (a menu), and keeps a table of contents', async () => {
+    const branch = (name: string) => `<li><a href="/services/${name}">${name}</a><ul>${[1, 2, 3, 4, 5].map((n) => `<li><a href="/services/${name}/${n}">${name} ${n}</a></li>`).join('')}</ul></li>`;
+    const toc = `<ul>${[1, 2, 3, 4].map((n) => `<li><a href="#part-${n}">Part ${n}</a><ul>${[1, 2, 3, 4, 5].map((m) => `<li><a href="#part-${n}-${m}">Part ${n}.${m}</a></li>`).join('')}</ul></li>`).join('')}</ul>`;
+    const md = await markdownOf(
+      `<main><h1>HR consulting</h1><p>${PROSE}</p><div class="hero-select"><ul>${['audit', 'payroll', 'tax', 'hr'].map(branch).join('')}</ul></div>` +
+        `<div class="toc">${toc}</div><p>${PROSE}</p></main>`,
+      { onlyMainContent: true },
+    );
+    expect(md).toContain('HR consulting');
+    expect(md).not.toContain('payroll 3');
+    expect(md).toContain('Part 2.3');
+  });
+
   it("drops a shop's promo bar as chrome, and keeps a promotion's own section", async () => {
     const slides = ['$40', '65€', '480kr', '¥990']
       .map((price) => `<span class="promo-bar__text"><p>Free standard shipping on orders ${price} or more. For more information on rates and timelines, please visit our <a href="/pages/international">international page</a></p></span>`)

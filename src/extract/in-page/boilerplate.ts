@@ -95,6 +95,22 @@ function isSiteLinkBar(element: Element, own: ElementStats): boolean {
   return true;
 }
 
+/** A menu tree links to this many pages at least. */
+const MENU_TREE_LINKS = 20;
+
+/**
+ * A tree of links to other pages, lists in lists (a mega menu, a "choose a service" dropdown set
+ * in the page's hero): navigation, wherever it stands. A table of contents is a tree too, but of
+ * links into the page itself.
+ */
+function isMenuTree(element: Element, own: ElementStats): boolean {
+  if ((element.localName !== 'ul' && element.localName !== 'ol') || own.linkText < own.text * 0.9 || own.elements < MENU_TREE_LINKS * 2) return false;
+  if (element.querySelector(':scope > li > ul, :scope > li > ol') === null) return false;
+  const links = Array.from(element.getElementsByTagName('a'));
+  const pages = links.filter((link) => !(link.getAttribute('href') ?? '').startsWith('#')).length;
+  return pages >= MENU_TREE_LINKS && pages >= links.length * 0.8;
+}
+
 /** Chrome by tag or role: reliable markup, pruned at any size unless it wraps the content. */
 function isMarkedChrome(element: Element, options: PruneOptions): boolean {
   if (!isChromeElement(element)) return false;
@@ -166,7 +182,7 @@ const TEXT_BLOCKS = new Set(['blockquote', 'pre', 'table']);
 
 /** Boilerplate whatever prose it holds, when it is a small part of the area. */
 function isPlainBoilerplate(element: Element, own: ElementStats, stats: StatsMap, options: PruneOptions, area: AreaSize): boolean {
-  if (hasBoilerplateRole(element) || element.localName === 'form' || isControl(element, own) || isSiteLinkBar(element, own)) return true;
+  if (hasBoilerplateRole(element) || element.localName === 'form' || isControl(element, own) || isSiteLinkBar(element, own) || isMenuTree(element, own)) return true;
   if (!options.keepComments && hasCommentName(element)) return true;
   if (options.productPage && (hasProductExtraName(element) || isItemList(element, stats))) return true;
   if (options.articleBody) {

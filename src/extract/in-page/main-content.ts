@@ -178,6 +178,38 @@ function withSiblings(top: Element, scores: Map<Element, number>, stats: StatsMa
   return roots;
 }
 
+/** A section of a page holds a heading and at least this much text besides links. */
+const SECTION_TEXT = 100;
+
+/** A section of the page's own: a heading and text, not a list of cards or teasers for other pages. */
+function isPageSection(element: Element, stats: StatsMap): boolean {
+  if (nonLinkText(stats.get(element)) < SECTION_TEXT || element.querySelector('h1, h2, h3, h4, h5, h6') === null) return false;
+  return !isItemList(element, stats) && teaserShare(element, stats) <= 0.5;
+}
+
+/**
+ * A landing or service page is a stack of sections (hero, features, process, services), each
+ * with its heading, their prose set deep in page-builder boxes: the best-scoring one (a carousel
+ * of long cards, the longest feature) is one part of the page, not its body. It is one of them
+ * when sections of its tag stand before it (an article body comes first, its header aside) and
+ * another besides; one named as the content ("article", "entry-content") is the body.
+ */
+function isOneOfSections(candidate: Element, stats: StatsMap, pruned: Set<Element>): boolean {
+  const parent = candidate.parentElement;
+  if (!parent || hasContentName(candidate) || !candidate.querySelector('h1, h2, h3, h4, h5, h6')) return false;
+  let before = 0;
+  let after = 0;
+  let seen = false;
+  for (let sibling = parent.firstElementChild; sibling; sibling = sibling.nextElementSibling) {
+    if (sibling === candidate) seen = true;
+    else if (sibling.localName === candidate.localName && !pruned.has(sibling) && isPageSection(sibling, stats)) {
+      if (seen) after++;
+      else before++;
+    }
+  }
+  return before >= 1 && before + after >= 2;
+}
+
 /** A paragraph this long in a block made like the article body's is more of the body. */
 const SPLIT_BODY_PROSE = 100;
 
@@ -348,6 +380,7 @@ export function findMainContent(body: Element, keep: (element: Element) => boole
   const candidate = climb(bestCandidate(scores, area), scores, stats, area);
   const roots = withSiblings(candidate, scores, stats, pruned, pageType !== 'article');
   const narrow =
+    !isOneOfSections(candidate, stats, pruned) &&
     holdsMostOfArea(roots, area, stats, pruned, pageType) && !isItemList(candidate, stats, 4) && holdsMostProse(roots, area, stats, pruned);
   const description = productDescription(pageType, data);
   if (!narrow) {

@@ -41,7 +41,16 @@ const BLOCK_SELECTOR = [...BLOCK_TAGS].join(',');
 export function toMarkdown(roots: Element[], context: MarkdownContext): string {
   const parts: string[] = [];
   for (const root of roots) parts.push(...elementBlocks(root, context));
-  return parts.join('\n\n');
+  return parts.filter((block, index) => !isRepeatedHeading(block, parts[index - 1])).join('\n\n');
+}
+
+/**
+ * A heading written twice in a row is one heading set twice for two screen sizes (a card's title
+ * over its video and again over its text), one of them hidden by the stylesheet: a reader sees
+ * it once. Paragraphs may repeat on purpose (a plan's features, table cells); headings in a row do not.
+ */
+function isRepeatedHeading(block: string, previous: string | undefined): boolean {
+  return block === previous && block.startsWith('#');
 }
 
 function isBlockElement(element: Element): boolean {
