@@ -909,6 +909,15 @@ describe('main content', () => {
     expect(md).toContain('Part 2.3');
   });
 
+  it('keeps the emphasised words of a link inside a list item of an article body', async () => {
+    const item = (name: string) => `<li><a href="/ml/${name}"><b><strong>${name} learning</strong></b></a><span>: trains a model on data of the ${name} kind.</span></li>`;
+    const md = await markdownOf(
+      `<article><h1>Machine learning</h1><p>${PROSE}</p><ul>${['Supervised', 'Unsupervised', 'Reinforcement'].map(item).join('')}</ul><p>${PROSE}</p></article>`,
+      { onlyMainContent: true },
+    );
+    expect(md).toContain('- [**Supervised learning**](https://example.com/ml/Supervised): trains a model');
+  });
+
   it("drops a shop's promo bar as chrome, and keeps a promotion's own section", async () => {
     const slides = ['$40', '65€', '480kr', '¥990']
       .map((price) => `<span class="promo-bar__text"><p>Free standard shipping on orders ${price} or more. For more information on rates and timelines, please visit our <a href="/pages/international">international page</a></p></span>`)

@@ -67,8 +67,9 @@ export function nonLinkText(stats: ElementStats | undefined): number {
 
 function isLinkList(element: Element, own: ElementStats): boolean {
   const density = linkDensity(own);
-  // A list item or heading that is one link is a sentence of the text, not a link list.
-  if (element.localName === 'a' || element.localName === 'li' || isHeading(element)) return false;
+  // A list item or heading that is one link is a sentence of the text, not a link list; nor is
+  // the emphasis inside a link (`<a><b>Supervised learning</b></a>`), which is the link's words.
+  if (element.localName === 'a' || element.localName === 'li' || isHeading(element) || element.parentElement?.closest('a')) return false;
   if (element.localName === 'p') return density > 0.8 && own.text < 300;
   return density > 0.5 && nonLinkText(own) < 200;
 }
