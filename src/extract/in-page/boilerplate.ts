@@ -66,12 +66,12 @@ export function nonLinkText(stats: ElementStats | undefined): number {
 }
 
 function isLinkList(element: Element, own: ElementStats): boolean {
+  // A list item or heading that is one link is a sentence of the text, not a link list.
+  if (element.localName === 'a' || element.localName === 'li' || isHeading(element)) return false;
   const density = linkDensity(own);
-  // A list item or heading that is one link is a sentence of the text, not a link list; nor is
-  // the emphasis inside a link (`<a><b>Supervised learning</b></a>`), which is the link's words.
-  if (element.localName === 'a' || element.localName === 'li' || isHeading(element) || element.parentElement?.closest('a')) return false;
-  if (element.localName === 'p') return density > 0.8 && own.text < 300;
-  return density > 0.5 && nonLinkText(own) < 200;
+  const linky = element.localName === 'p' ? density > 0.8 && own.text < 300 : density > 0.5 && nonLinkText(own) < 200;
+  // Nor is the emphasis inside a link (`<a><b>Supervised learning</b></a>`): it is the link's words.
+  return linky && !element.parentElement?.closest('a');
 }
 
 /** What a site's own links are called: about it, working there, its legal pages, its help. */
