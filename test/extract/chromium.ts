@@ -1,6 +1,7 @@
 import { type Browser, chromium, type Page } from 'playwright-core';
 import { BASELINE_CHROMIUM_ARGS } from '../../scripts/baseline-chromium.js';
 import { FEATURE_LAUNCH_OPTIONS } from '../../src/browser/chromium-process.js';
+import { type ExtractOptions, extractMarkdown } from '../../src/extract/extract.js';
 
 /**
  * One real Chromium per test file, with the flags this offline machine needs and without the
@@ -20,4 +21,14 @@ export async function pageWith(browser: Browser, html: string): Promise<Page> {
   await page.route('**/*', (route) => route.abort());
   await page.setContent(html, { waitUntil: 'load' });
   return page;
+}
+
+/** The markdown `/v1/web/markdown` writes for a page of `body`, served at `options.url` (a blog post by default). */
+export async function markdownOf(browser: Browser, body: string, options: Partial<ExtractOptions> = {}, head = ''): Promise<string> {
+  const page = await pageWith(browser, `<!doctype html><html><head>${head}</head><body>${body}</body></html>`);
+  try {
+    return (await extractMarkdown(page, { url: 'https://example.com/blog/post.html', onlyMainContent: false, ...options })).markdown;
+  } finally {
+    await page.close();
+  }
 }

@@ -1,7 +1,7 @@
 import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type ExtractOptions, extractMarkdown, InvalidSelector } from '../../src/extract/extract.js';
-import { launchChromium, pageWith } from './chromium.js';
+import { launchChromium, markdownOf as markdownWith, pageWith } from './chromium.js';
 
 const URL_ = 'https://example.com/blog/post.html';
 const PROSE =
@@ -16,13 +16,8 @@ afterAll(async () => {
   await browser?.close();
 });
 
-async function markdownOf(body: string, options: Partial<ExtractOptions> = {}, head = ''): Promise<string> {
-  const page = await pageWith(browser, `<!doctype html><html><head>${head}</head><body>${body}</body></html>`);
-  try {
-    return (await extractMarkdown(page, { url: URL_, onlyMainContent: false, ...options })).markdown;
-  } finally {
-    await page.close();
-  }
+function markdownOf(body: string, options: Partial<ExtractOptions> = {}, head = ''): Promise<string> {
+  return markdownWith(browser, body, options, head);
 }
 
 describe('markdown structure', () => {
