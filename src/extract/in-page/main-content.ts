@@ -1,5 +1,6 @@
 import { discountPruned, isContentHeader, nonLinkText, type PruneOptions, pruneBoilerplate } from './boilerplate.js';
 import { classWeight, hasArticleMetaName, hasBoilerplateName, hasBoilerplateRole, hasChromeName, hasCommentName, hasContentName, isChromeElement, isHeading } from './class-signals.js';
+import { repeatedCardButtons } from './card-buttons.js';
 import { isItemList, isTeaserList, itemListShare, teaserShare } from './item-lists.js';
 import { type ElementStats, linkDensity, measure, type StatsMap } from './measure.js';
 import { detectPageType, type PageType, readStructuredData, type StructuredData } from './page-type.js';
@@ -287,6 +288,19 @@ function teaserText(area: Element, roots: Element[], stats: StatsMap, pruned: Se
   return total;
 }
 
+/** Below this share of all the area's text, links included, a body is one block of a page of links. */
+const LINKED_PAGE_SHARE = 0.35;
+
+/**
+ * A page of results or teasers (a marketplace search, a news hub) is mostly links: counted
+ * without them, a blurb above the results (Etsy's note on paid ads) can pass for most of its
+ * text. A body that holds little of the text with the links counted is not what such a page is.
+ */
+function holdsLittleOfAllText(roots: Element[], area: Element, stats: StatsMap): boolean {
+  const text = roots.reduce((sum, root) => sum + (stats.get(root)?.text ?? 0), 0);
+  return text < LINKED_PAGE_SHARE * (stats.get(area)?.text ?? 0);
+}
+
 /**
  * Whether the article body holds enough of the area to narrow to. On an article, teaser grids
  * beside it do not count; elsewhere they may be what the page lists.
@@ -295,6 +309,7 @@ function holdsMostOfArea(roots: Element[], area: Element, stats: StatsMap, prune
   const threshold = narrowingThreshold(pageType);
   const text = rootsText(roots, stats);
   const areaText = nonLinkText(stats.get(area));
+  if (pageType === 'other' && holdsLittleOfAllText(roots, area, stats)) return false;
   if (text >= threshold * areaText) return true;
   return pageType === 'article' && text >= threshold * (areaText - teaserText(area, roots, stats, pruned));
 }
@@ -356,6 +371,16 @@ function isTeaserBody(roots: Element[], stats: StatsMap): boolean {
   return inTeasers > 0.5 * rootsText(scope, stats);
 }
 
+/** Cards say their button once each (a listing's, a service page's case studies): those lines go (see `repeatedCardButtons`). */
+function pruneCardButtons(area: Element, stats: StatsMap, pruned: Set<Element>, reasons?: Map<Element, string>): Element[] {
+  const labels = repeatedCardButtons(area, stats, pruned);
+  for (const label of labels) {
+    pruned.add(label);
+    reasons?.set(label, 'repeated card button');
+  }
+  return labels;
+}
+
 /** Page kinds whose main area may leave their description beside it. */
 const BESIDE_TYPES = new Set<PageType>(['listing', 'product', 'other']);
 
@@ -376,6 +401,7 @@ export function findMainContent(body: Element, keep: (element: Element) => boole
     ...(reasons ? { reasons } : {}),
   };
   discountPruned(pruneBoilerplate([area], stats, areaOptions, pruned), stats);
+  discountPruned(pruneCardButtons(area, stats, pruned, reasons), stats);
   const scores = scoreCandidates(area, liveElements(area, stats, pruned), stats);
   const candidate = climb(bestCandidate(scores, area), scores, stats, area);
   const roots = withSiblings(candidate, scores, stats, pruned, pageType !== 'article');
