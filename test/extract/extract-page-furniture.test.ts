@@ -1,6 +1,7 @@
 import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { ExtractOptions } from '../../src/extract/extract.js';
+import { extractMarkdown } from '../../src/extract/extract.js';
 import { launchChromium, markdownOf as markdownWith } from './chromium.js';
 
 /** The furniture of cards and widgets that the twelfth round of extraction work drops or keeps. */
@@ -8,6 +9,7 @@ import { launchChromium, markdownOf as markdownWith } from './chromium.js';
 const PROSE =
   'Lorem ipsum dolor sit amet, consectetur adipiscing elit, sed do eiusmod tempor incididunt ut labore et dolore magna aliqua. ' +
   'Ut enim ad minim veniam, quis nostrud exercitation ullamco laboris nisi ut aliquip ex ea commodo consequat.';
+const PRODUCT_HEAD = '<script type="application/ld+json">{"@context":"https://schema.org","@type":"Product","name":"KALLAX shelf unit"}</script>';
 
 let browser: Browser;
 beforeAll(async () => {
@@ -46,5 +48,78 @@ describe('card furniture', () => {
     );
     expect(md).toContain('Handmade leather wallet, slim bifold number 17');
     expect(md).toContain('Lorem ipsum');
+  });
+});
+
+describe('ads and widgets', () => {
+  it("drops the cards of other products marked 'Sponsored' on a product page, and a lone 'Advertisement' label elsewhere", async () => {
+    const ad = (n: number) => `<div class="tile"><img src="/lamp-${n}.jpg" alt=""><p>Brass floor lamp ${n}</p><p>$${n}9.00</p><span>Sponsored</span></div>`;
+    const product = await markdownOf(
+      `<main><h1>KALLAX shelf unit</h1><p>${PROSE}</p><div class="row">${[1, 2, 3].map(ad).join('')}</div><p>Assembly takes about an hour with two people.</p></main>`,
+      { url: 'https://example.com/p/kallax-shelf-unit-80275887/' },
+      PRODUCT_HEAD,
+    );
+    expect(product).toContain('Assembly takes about an hour');
+    expect(product).not.toContain('Sponsored');
+    expect(product).not.toContain('Brass floor lamp');
+
+    const article = await markdownOf(
+      `<article><h1>A quiet street</h1><p>${PROSE}</p><div class="slot"><div>Advertisement</div></div><p>The sponsored bench on the corner was painted in May.</p><p>${PROSE}</p></article>`,
+    );
+    expect(article).not.toContain('Advertisement');
+    expect(article).toContain('The sponsored bench on the corner');
+  });
+
+  it("drops widgets headed 'More from', 'Accessories for' and 'Get the look' on a product page", async () => {
+    const cards = (name: string) => `<div><p>${name} 2, a handy way to keep small things hidden away and the room tidy, in white or black, from $10.</p></div>`;
+    const md = await markdownOf(
+      `<main><h1>KALLAX shelf unit</h1><p>${PROSE}</p>` +
+        `<section><h2>More from the KALLAX series</h2>${cards('KALLAX insert')}</section>` +
+        `<section><h2>Accessories for KALLAX</h2>${cards('DRÖNA box')}</section>` +
+        `<section><h2>Get the look</h2>${cards('Rug')}</section><h2>Care instructions</h2><p>Wipe clean with a damp cloth.</p></main>`,
+      { url: 'https://example.com/p/kallax-shelf-unit-80275887/' },
+      PRODUCT_HEAD,
+    );
+    expect(md).toContain('Wipe clean with a damp cloth.');
+    expect(md).not.toContain('KALLAX insert');
+    expect(md).not.toContain('DRÖNA box');
+    expect(md).not.toContain('Rug 2');
+  });
+
+  it("drops the content's own share menu ('post-share') inside a forum post, and keeps a long box so named", async () => {
+    const post = (n: number, extra = '') =>
+      `<article class="post"><div class="post-body"><p>Reply ${n}: ${PROSE}</p>${extra}</div>` +
+      `<div class="post-share-menu"><h5>Link to post</h5><a href="/topic/1/?p=${n}">https://example.com/topic/1/?p=${n}</a>` +
+      `<h5>Share on other sites</h5><ul><li><a href="https://x.example/share?p=${n}"><i class="icon-x"></i></a></li></ul></div></article>`;
+    const longBox = `<div class="post-related"><p>${PROSE} ${PROSE}</p></div>`;
+    const md = await markdownOf(`<main><h1>Editing PC build</h1>${post(1)}${post(2, longBox)}${post(3)}</main>`, {
+      url: 'https://example.com/topic/1571202-editing-pc-build/',
+    });
+    expect(md).toContain('Reply 3');
+    expect(md).not.toContain('Share on other sites');
+    expect(md.match(/Lorem ipsum/g)).toHaveLength(5);
+  });
+});
+
+describe('noscript', () => {
+  it('drops a JavaScript notice longer than a line when scripts are off, and keeps a longer noscript fallback', async () => {
+    const context = await browser.newContext({ javaScriptEnabled: false });
+    try {
+      const page = await context.newPage();
+      await page.route('**/*', (route) => route.abort());
+      const notice =
+        'Your browser does not seem to support JavaScript. As a result, your viewing experience will be diminished, and you have been placed in read-only mode. ' +
+        'Please download a browser that supports JavaScript, or enable it if it is disabled (i.e. NoScript).';
+      await page.setContent(
+        `<!doctype html><html><body><main><noscript><div class="notice"><p>${notice}</p></div></noscript><h1>Thread</h1><p>${PROSE}</p>` +
+          `<noscript><div class="fallback"><p>${PROSE} ${PROSE} ${PROSE} ${PROSE} ${PROSE} JavaScript</p></div></noscript></main></body></html>`,
+      );
+      const md = (await extractMarkdown(page, { url: 'https://example.com/topic/99/thread', onlyMainContent: true })).markdown;
+      expect(md).toContain('Thread');
+      expect(md).not.toContain('read-only mode');
+      expect(md.match(/Lorem ipsum/g)?.length).toBeGreaterThan(1);
+    } finally {
+      await context.close();
+    }
   });
 });

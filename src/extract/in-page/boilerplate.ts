@@ -7,6 +7,7 @@ import {
   hasCommentName,
   hasOverlayName,
   hasContentName,
+  hasContentPartBoilerplateName,
   hasControlName,
   hasCustomerReviewName,
   hasProductDetailName,
@@ -162,10 +163,17 @@ function isProseBox(own: ElementStats): boolean {
   return own.maxProse >= 200 && own.maxProse >= own.text * 0.8 && own.linkText === 0;
 }
 
+/** Shorter than this, a box is a bar or a menu, not a section of the text. */
+const CONTENT_PART_BOX = 200;
+
 /** Chrome or boilerplate by class or id: names are noisier than markup, so prose protects. */
 function isNamedBoilerplate(element: Element, own: ElementStats, stats: StatsMap, options: PruneOptions): boolean {
   // A product's details in a drawer ("product-details-modal") are the product's, opened by a click.
   if (hasOverlayName(element)) return !(options.productPage && hasProductDetailName(element));
+  // "cPostShareMenu", "post-share": a short part of the content named as boilerplate, chrome word or
+  // not. Against a content word a name is weak evidence: only a box of a few words (a menu, a bar),
+  // and only inside the chosen content, where it cannot sway which part of the page that is.
+  if (!options.includesChrome && own.text < CONTENT_PART_BOX && hasContentPartBoilerplateName(element)) return true;
   if (hasChromeName(element) && !isComponentPart(element, own, stats)) {
     if (isContentHeader(element, own) || isProseBox(own)) return false;
     return options.includesChrome || !hasContentName(element);
@@ -250,6 +258,31 @@ interface AreaSize {
   nonLink: number;
 }
 
+/** The words that mark an ad wherever it stands: the disclosure a publisher or a shop must show. */
+const AD_LABEL = /^(?:sponsored|advertisement|ad|skip advertisement)$/i;
+const AD_LABEL_RULE = 'ad label';
+
+/** An element whose whole text is an ad's disclosure ("Sponsored", "Advertisement"): never a sentence of the text. */
+function isAdLabel(element: Element, own: ElementStats): boolean {
+  return own.text <= 20 && AD_LABEL.test((element.textContent ?? '').trim());
+}
+
+/** Longer than this, a box holding an ad label is more than the ad's card. */
+const MAX_AD_CARD = 200;
+
+/**
+ * On a product page the ad is a card of another product (a picture, a name, a price, "Sponsored"):
+ * the outermost short box around the label, short of the product's own head (the h1).
+ */
+function adCard(label: Element, stats: StatsMap, stop: Element): Element {
+  let current = label;
+  for (let parent = label.parentElement; parent && parent !== stop; parent = parent.parentElement) {
+    if ((stats.get(parent)?.text ?? 0) > MAX_AD_CARD || parent.querySelector('h1') !== null) break;
+    current = parent;
+  }
+  return current;
+}
+
 /** The rule that prunes a card's review score: the one rule whose element goes alone (see `pruneBoilerplate`). */
 const REVIEW_SCORE = 'review score';
 
@@ -273,6 +306,7 @@ function boilerplateRule(element: Element, own: ElementStats, stats: StatsMap, o
   if (isViewportLayer(element) && !wrapsContent) return 'viewport layer';
   if (isCommentSection(element, options)) return 'comment section';
   if (isSiteNotice(element, own, stats, area)) return 'site notice';
+  if (isAdLabel(element, own)) return AD_LABEL_RULE;
   // Site chrome by name on a page with little else (a sign-up box in the footer of an empty shell)
   // is still chrome; only one holding the headline is the page.
   const shellChrome = options.includesChrome && area.nonLink < SHELL_PAGE && own.text < SMALL_CHROME;
@@ -353,7 +387,8 @@ export function pruneBoilerplate(roots: Element[], stats: StatsMap, options: Pru
       if (isInlineInText(child)) continue;
       const rule = boilerplateRule(child, own, stats, options, area);
       // A card's score goes alone: the rest of the card is the card, not a label left without its widget.
-      if (rule) found.push(withReason(rule === REVIEW_SCORE ? child : orphanContainer(child, stats, root), rule, child, options));
+      if (rule === AD_LABEL_RULE) found.push(withReason(options.productPage ? adCard(child, stats, root) : child, rule, child, options));
+      else if (rule) found.push(withReason(rule === REVIEW_SCORE ? child : orphanContainer(child, stats, root), rule, child, options));
       else if (isRecommendationHeading(child, stats) || (options.dropReviews && isReviewHeading(child, stats))) {
         for (const element of smallWidget(child, stats, root, area, options)) found.push(withReason(element, 'recommendation heading', child, options));
       } else visit(child, root);

@@ -187,6 +187,23 @@ export function hasBoilerplateName(element: Element): boolean {
   return words.some((token) => BOILERPLATE_WORDS.has(token));
 }
 
+/**
+ * One name that says "the boilerplate of the content" ("post-share", "cPostShareMenu",
+ * "entry-related", "article-social-share"): the boilerplate word follows the content word, so it
+ * names a part of the content, not the content. A content word in another of the element's names
+ * ("hentry category-social") still protects it. Overlays are left to their own rule: a page can be
+ * laid out in one ("page_content_overlay").
+ */
+export function hasContentPartBoilerplateName(element: Element): boolean {
+  for (const name of [...(element.getAttribute('class') ?? '').split(/\s+/), element.getAttribute('id') ?? '']) {
+    const tokens = cachedTokens(name);
+    const content = tokens.findIndex((token) => CONTENT_WORDS.has(token));
+    if (content < 0) continue;
+    if (tokens.slice(content + 1).some((token) => BOILERPLATE_WORDS.has(token) && !OVERLAY_WORDS.has(token))) return true;
+  }
+  return false;
+}
+
 export function hasOverlayName(element: Element): boolean {
   return hasToken(element, OVERLAY_WORDS);
 }

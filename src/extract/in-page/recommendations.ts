@@ -4,14 +4,15 @@ import type { StatsMap } from './measure.js';
 
 /**
  * Widgets about other pages that shops and publishers head with the same few words ("Similar
- * items", "You may also like", "Customers also viewed", "Related searches") whatever their class
+ * items", "You may also like", "Customers also viewed", "Related searches", "More from the KALLAX
+ * series", "Accessories for KALLAX", "Get the look", "As seen on Instagram") whatever their class
  * names are (often generated); on a product page, so are its customers' reviews ("Customer
  * Reviews", "51 Reviews"). The heading names the widget; the widget is the smallest ancestor that
  * the heading opens and that holds more than the heading.
  */
 
 const RECOMMENDATION_HEADING =
-  /^(?:similar (?:items|products)|(?:you|we think you) (?:may|might|will) (?:also )?(?:like|love|enjoy)|(?:related|similar) (?:products|items|searches|pages|questions|posts|articles|threads|topics|discussions|stories|content|reading|links|guides)|customers (?:also|who) (?:bought|viewed|purchased)|(?:people|others|shoppers)(?: like you)? (?:also|who) (?:bought|viewed|searched|search)|frequently bought together|recently viewed|recommended (?:for you|products)|explore related|compare similar|shop similar|more (?:like this|to explore)|sponsored (?:content|products|items))\b/i;
+  /^(?:similar (?:items|products)|(?:you|we think you) (?:may|might|will) (?:also )?(?:like|love|enjoy)|(?:related|similar) (?:products|items|searches|pages|questions|posts|articles|threads|topics|discussions|stories|content|reading|links|guides)|customers (?:also|who) (?:bought|viewed|purchased)|(?:people|others|shoppers)(?: like you)? (?:also|who) (?:bought|viewed|searched|search)|frequently bought together|recently viewed|recommended (?:for you|products)|explore related|compare similar|shop similar|more (?:like this|to explore)|sponsored (?:content|products|items)|more from|accessories for|(?:complete|get|shop) the look|as seen on)\b/i;
 
 /** At most this many characters of heading ("Similar items you may like (24)"). */
 const MAX_HEADING = 60;

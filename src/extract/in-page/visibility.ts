@@ -17,9 +17,18 @@ function isRawNoscript(element: Element): boolean {
   return element.firstElementChild === null;
 }
 
-/** "Please enable JavaScript" and tracking pixels: a parsed `<noscript>` with little text. */
+/** Up to this long, a parsed `<noscript>` that speaks of JavaScript is a notice about the reader's browser. */
+const MAX_SCRIPT_NOTICE = 600;
+const JAVASCRIPT = /\bjavascript\b/i;
+
+/**
+ * "Please enable JavaScript" and tracking pixels: a parsed `<noscript>` with little text, or one
+ * about the browser ("JavaScript is disabled. For a better experience, please enable it, then
+ * reload"). Longer fallbacks (a menu, a grid of products) are left to the other rules.
+ */
 function isNoscriptNotice(element: Element): boolean {
-  return (element.textContent ?? '').trim().length < 200;
+  const text = (element.textContent ?? '').trim();
+  return text.length < 200 || (text.length <= MAX_SCRIPT_NOTICE && JAVASCRIPT.test(text));
 }
 
 /** Buttons are controls, except the toggles of accordions (an FAQ question is often one). */
