@@ -101,6 +101,23 @@ describe('ads and widgets', () => {
   });
 });
 
+describe('publishers\' widgets', () => {
+  it("drops teasers headed 'Further reading', 'Most popular posts' and 'From our blog' beside a page's text", async () => {
+    const md = await markdownOf(
+      `<main><h1>How we priced our retainer</h1><p>${PROSE}</p><p>${PROSE}</p>` +
+        `<div><h3>Further reading</h3><div class="box"><p>A longer look at what agencies charge by the hour, state by state.</p></div></div>` +
+        `<div><h3>Most popular posts</h3><div class="box"><p>What other readers of this blog opened most this month and last.</p></div></div>` +
+        `<div><h3>From our blog</h3><div class="box"><p>News from the team behind the studio, written by the people doing the work.</p></div></div>` +
+        `<h2>What we charge now</h2><p>A flat monthly fee, reviewed every quarter.</p></main>`,
+      { url: 'https://example.com/services/retainer/' },
+    );
+    expect(md).toContain('A flat monthly fee');
+    expect(md).not.toContain('agencies charge by the hour');
+    expect(md).not.toContain('other readers of this blog');
+    expect(md).not.toContain('News from the team');
+  });
+});
+
 describe('noscript', () => {
   it('drops a JavaScript notice longer than a line when scripts are off, and keeps a longer noscript fallback', async () => {
     const context = await browser.newContext({ javaScriptEnabled: false });

@@ -12,7 +12,7 @@ import type { StatsMap } from './measure.js';
  */
 
 const RECOMMENDATION_HEADING =
-  /^(?:similar (?:items|products)|(?:you|we think you) (?:may|might|will) (?:also )?(?:like|love|enjoy)|(?:related|similar) (?:products|items|searches|pages|questions|posts|articles|threads|topics|discussions|stories|content|reading|links|guides)|customers (?:also|who) (?:bought|viewed|purchased)|(?:people|others|shoppers)(?: like you)? (?:also|who) (?:bought|viewed|searched|search)|frequently bought together|recently viewed|recommended (?:for you|products)|explore related|compare similar|shop similar|more (?:like this|to explore)|sponsored (?:content|products|items)|more from|accessories for|(?:complete|get|shop) the look|as seen on)\b/i;
+  /^(?:similar (?:items|products)|(?:you|we think you) (?:may|might|will) (?:also )?(?:like|love|enjoy)|(?:related|similar) (?:products|items|searches|pages|questions|posts|articles|threads|topics|discussions|stories|content|reading|links|guides)|customers (?:also|who) (?:bought|viewed|purchased)|(?:people|others|shoppers)(?: like you)? (?:also|who) (?:bought|viewed|searched|search)|frequently bought together|recently viewed|recommended (?:for you|products)|explore related|compare similar|shop similar|more (?:like this|to explore)|sponsored (?:content|products|items)|more from|accessories for|(?:complete|get|shop) the look|as seen on|further reading|(?:most )?popular (?:posts|articles|stories)|latest (?:articles|posts|stories)|from (?:the|our) blog|related insights)\b/i;
 
 /** At most this many characters of heading ("Similar items you may like (24)"). */
 const MAX_HEADING = 60;
