@@ -32,3 +32,8 @@ export async function markdownOf(browser: Browser, body: string, options: Partia
     await page.close();
   }
 }
+
+/** Two sentences of filler prose: enough text for a block to score as a paragraph of content. */
+export const PROSE =
+  'Lorem ipsum dolor sit amet, consectetur adipiscing elit, sed do eiusmod tempor incididunt ut labore et dolore magna aliqua. ' +
+  'Ut enim ad minim veniam, quis nostrud exercitation ullamco laboris nisi ut aliquip ex ea commodo consequat.';

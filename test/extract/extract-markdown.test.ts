@@ -1,12 +1,9 @@
 import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type ExtractOptions, extractMarkdown, InvalidSelector } from '../../src/extract/extract.js';
-import { launchChromium, markdownOf as markdownWith, pageWith } from './chromium.js';
+import { launchChromium, markdownOf as markdownWith, PROSE, pageWith } from './chromium.js';
 
 const URL_ = 'https://example.com/blog/post.html';
-const PROSE =
-  'Lorem ipsum dolor sit amet, consectetur adipiscing elit, sed do eiusmod tempor incididunt ut labore et dolore magna aliqua. ' +
-  'Ut enim ad minim veniam, quis nostrud exercitation ullamco laboris nisi ut aliquip ex ea commodo consequat.';
 
 let browser: Browser;
 beforeAll(async () => {

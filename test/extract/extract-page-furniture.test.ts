@@ -1,14 +1,10 @@
 import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { ExtractOptions } from '../../src/extract/extract.js';
-import { extractMarkdown } from '../../src/extract/extract.js';
-import { launchChromium, markdownOf as markdownWith } from './chromium.js';
+import { type ExtractOptions, extractMarkdown } from '../../src/extract/extract.js';
+import { launchChromium, markdownOf as markdownWith, PROSE } from './chromium.js';
 
 /** The furniture of cards and widgets that the twelfth round of extraction work drops or keeps. */
 
-const PROSE =
-  'Lorem ipsum dolor sit amet, consectetur adipiscing elit, sed do eiusmod tempor incididunt ut labore et dolore magna aliqua. ' +
-  'Ut enim ad minim veniam, quis nostrud exercitation ullamco laboris nisi ut aliquip ex ea commodo consequat.';
 const PRODUCT_HEAD = '<script type="application/ld+json">{"@context":"https://schema.org","@type":"Product","name":"KALLAX shelf unit"}</script>';
 
 let browser: Browser;

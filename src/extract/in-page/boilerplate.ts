@@ -283,8 +283,19 @@ function adCard(label: Element, stats: StatsMap, stop: Element): Element {
   return current;
 }
 
-/** The rule that prunes a card's review score: the one rule whose element goes alone (see `pruneBoilerplate`). */
+/** The rule that prunes a card's review score: the one rule whose element goes alone (see `prunedFor`). */
 const REVIEW_SCORE = 'review score';
+
+/**
+ * What goes when `rule` matched `element`: a card's score alone (the rest of the card is the
+ * card, not a label left without its widget); an ad's label alone, or on a product page with the
+ * sponsored product's card; otherwise the element with any container it leaves empty.
+ */
+function prunedFor(rule: string, element: Element, stats: StatsMap, root: Element, options: PruneOptions): Element {
+  if (rule === REVIEW_SCORE) return element;
+  if (rule === AD_LABEL_RULE) return options.productPage ? adCard(element, stats, root) : element;
+  return orphanContainer(element, stats, root);
+}
 
 /**
  * Customers' reviews on a shop's pages, at any size: on a product page they can outrun its own
@@ -386,9 +397,7 @@ export function pruneBoilerplate(roots: Element[], stats: StatsMap, options: Pru
       if (!own || own.text === 0 || pruned.has(child)) continue;
       if (isInlineInText(child)) continue;
       const rule = boilerplateRule(child, own, stats, options, area);
-      // A card's score goes alone: the rest of the card is the card, not a label left without its widget.
-      if (rule === AD_LABEL_RULE) found.push(withReason(options.productPage ? adCard(child, stats, root) : child, rule, child, options));
-      else if (rule) found.push(withReason(rule === REVIEW_SCORE ? child : orphanContainer(child, stats, root), rule, child, options));
+      if (rule) found.push(withReason(prunedFor(rule, child, stats, root, options), rule, child, options));
       else if (isRecommendationHeading(child, stats) || (options.dropReviews && isReviewHeading(child, stats))) {
         for (const element of smallWidget(child, stats, root, area, options)) found.push(withReason(element, 'recommendation heading', child, options));
       } else visit(child, root);
