@@ -12,6 +12,7 @@ import {
   hasCustomerReviewName,
   hasProductDetailName,
   hasProductExtraName,
+  HEADING_SELECTOR,
   isChromeElement,
   isHeading,
   isNamedHeaderOnly,
@@ -140,7 +141,7 @@ function isComponentPart(element: Element, own: ElementStats, stats: StatsMap): 
   if (!hasComponentPartName(element)) return false;
   if (linkDensity(own) < 0.3) return true;
   let headingLinks = 0;
-  for (const heading of Array.from(element.querySelectorAll('h1, h2, h3, h4, h5, h6'))) headingLinks += stats.get(heading)?.linkText ?? 0;
+  for (const heading of Array.from(element.querySelectorAll(HEADING_SELECTOR))) headingLinks += stats.get(heading)?.linkText ?? 0;
   return own.linkText - headingLinks < own.text * 0.3;
 }
 

@@ -1,7 +1,7 @@
 import { signature } from './item-lists.js';
 import { BLOCK_TAGS } from './markdown.js';
-import type { StatsMap } from './measure.js';
-import { collapseWhitespace } from './text.js';
+import { liveElements, type StatsMap } from './measure.js';
+import { oneLine } from './text.js';
 
 /**
  * A line said word for word in card after card ("View details", "Read more", "Read case study")
@@ -49,20 +49,15 @@ function linesInLink(link: Element, stats: StatsMap): Element[] {
 }
 
 function labelOf(element: Element): string {
-  return collapseWhitespace(element.textContent ?? '').trim().toLowerCase();
-}
-
-function isPrunedWithin(element: Element, area: Element, pruned: Set<Element>): boolean {
-  for (let current: Element | null = element; current && current !== area; current = current.parentElement) if (pruned.has(current)) return true;
-  return false;
+  return oneLine(element.textContent ?? '').toLowerCase();
 }
 
 /** Short linked lines of `area`, by their place in a card (their own and their parent's make). */
 function linkedLines(area: Element, stats: StatsMap, pruned: Set<Element>): Map<string, Line[]> {
   const places = new Map<string, Line[]>();
-  for (const link of Array.from(area.getElementsByTagName('a'))) {
+  for (const link of liveElements(area, stats, pruned)) {
     const own = stats.get(link);
-    if (!own || own.text === 0 || isPrunedWithin(link, area, pruned)) continue;
+    if (link.localName !== 'a' || !own || own.text === 0) continue;
     const line = own.text <= MAX_LABEL ? standaloneLine(link, stats, area) : undefined;
     for (const element of line ? [line] : linesInLink(link, stats)) {
       const label = labelOf(element);

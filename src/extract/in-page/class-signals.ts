@@ -31,6 +31,8 @@ function cachedTokens(name: string): string[] {
 }
 
 const HEADINGS = new Set(['h1', 'h2', 'h3', 'h4', 'h5', 'h6']);
+/** Any heading, for `querySelector`. */
+export const HEADING_SELECTOR = [...HEADINGS].join(', ');
 
 export function isHeading(element: Element): boolean {
   return HEADINGS.has(element.localName);

@@ -1,8 +1,8 @@
 import { discountPruned, isContentHeader, nonLinkText, type PruneOptions, pruneBoilerplate } from './boilerplate.js';
-import { classWeight, hasArticleMetaName, hasBoilerplateName, hasBoilerplateRole, hasChromeName, hasCommentName, hasContentName, isChromeElement, isHeading } from './class-signals.js';
+import { classWeight, hasArticleMetaName, hasBoilerplateName, hasBoilerplateRole, hasChromeName, hasCommentName, hasContentName, HEADING_SELECTOR, isChromeElement, isHeading } from './class-signals.js';
 import { repeatedCardButtons } from './card-buttons.js';
 import { isItemList, isTeaserList, itemListShare, teaserShare } from './item-lists.js';
-import { type ElementStats, linkDensity, measure, type StatsMap } from './measure.js';
+import { type ElementStats, linkDensity, liveElements, measure, type StatsMap } from './measure.js';
 import { detectPageType, type PageType, readStructuredData, type StructuredData } from './page-type.js';
 import { lowerCaseWords } from './text.js';
 
@@ -82,19 +82,6 @@ function titledArticle(area: Element, stats: StatsMap): Element | undefined {
     const headline = article.querySelector('[itemprop="headline"], h1, h2');
     return isTitle(lowerCaseWords(headline?.textContent ?? ''), title);
   });
-}
-
-/** Elements under `root` that are measured and not pruned, in document order. */
-function liveElements(root: Element, stats: StatsMap, pruned: Set<Element>): Element[] {
-  const live: Element[] = [];
-  const visit = (element: Element) => {
-    live.push(element);
-    for (let child = element.firstElementChild; child; child = child.nextElementSibling) {
-      if (stats.has(child) && !pruned.has(child)) visit(child);
-    }
-  };
-  visit(root);
-  return live;
 }
 
 function scoreCandidates(area: Element, live: Element[], stats: StatsMap): Map<Element, number> {
@@ -184,7 +171,7 @@ const SECTION_TEXT = 100;
 
 /** A section of the page's own: a heading and text, not a list of cards or teasers for other pages. */
 function isPageSection(element: Element, stats: StatsMap): boolean {
-  if (nonLinkText(stats.get(element)) < SECTION_TEXT || element.querySelector('h1, h2, h3, h4, h5, h6') === null) return false;
+  if (nonLinkText(stats.get(element)) < SECTION_TEXT || element.querySelector(HEADING_SELECTOR) === null) return false;
   return !isItemList(element, stats) && teaserShare(element, stats) <= 0.5;
 }
 
@@ -197,7 +184,7 @@ function isPageSection(element: Element, stats: StatsMap): boolean {
  */
 function isOneOfSections(candidate: Element, stats: StatsMap, pruned: Set<Element>): boolean {
   const parent = candidate.parentElement;
-  if (!parent || hasContentName(candidate) || !candidate.querySelector('h1, h2, h3, h4, h5, h6')) return false;
+  if (!parent || hasContentName(candidate) || !candidate.querySelector(HEADING_SELECTOR)) return false;
   let before = 0;
   let after = 0;
   let seen = false;

@@ -84,6 +84,19 @@ export function measure(root: Element, keep: (element: Element) => boolean): Sta
   return stats;
 }
 
+/** Elements under `root` that are measured and not pruned, in document order. */
+export function liveElements(root: Element, stats: StatsMap, pruned: Set<Element>): Element[] {
+  const live: Element[] = [];
+  const visit = (element: Element) => {
+    live.push(element);
+    for (let child = element.firstElementChild; child; child = child.nextElementSibling) {
+      if (stats.has(child) && !pruned.has(child)) visit(child);
+    }
+  };
+  visit(root);
+  return live;
+}
+
 export function linkDensity(stats: ElementStats | undefined): number {
   if (!stats || stats.text === 0) return 0;
   return stats.linkText / stats.text;

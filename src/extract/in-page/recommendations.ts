@@ -1,6 +1,7 @@
 import { isHeading } from './class-signals.js';
 import { itemListShare, signature } from './item-lists.js';
 import type { StatsMap } from './measure.js';
+import { oneLine } from './text.js';
 
 /**
  * Widgets about other pages that shops and publishers head with the same few words ("Similar
@@ -22,7 +23,7 @@ const REVIEW_HEADING = /^(?:customer reviews|ratings? (?:&|and) reviews|customer
 
 /** The heading's words as a reader sees them: markup splits "<span>8</span>\n  Reviews" over lines. */
 function headingText(element: Element): string {
-  return (element.textContent ?? '').replace(/\s+/g, ' ').trim();
+  return oneLine(element.textContent ?? '');
 }
 
 function isShortHeading(element: Element, stats: StatsMap): boolean {

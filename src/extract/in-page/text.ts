@@ -63,6 +63,11 @@ export function collapseWhitespace(text: string): string {
   return text.replace(WHITESPACE_RUN, ' ');
 }
 
+/** Text as a reader sees it in one line: whitespace runs as one space, none at the ends. */
+export function oneLine(text: string): string {
+  return collapseWhitespace(text).trim();
+}
+
 const INLINE_SPECIAL = /[\\*`[\]_<]/;
 
 /** Markdown-escapes inline text: emphasis, code, link and HTML openers; `_` only at word edges. */

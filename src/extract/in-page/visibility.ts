@@ -1,3 +1,5 @@
+import { oneLine } from './text.js';
+
 /**
  * What is never content, and what the browser does not show. Computed styles come from the live
  * page, so content hidden by the site's CSS (closed menus, modals, off-canvas panels) is left out.
@@ -47,11 +49,7 @@ const MOBILE_ONLY_CLASS =
   /(?:^|\s)(?:(?:is-|show-|visible-)?mobile(?:-only)?|(?:elementor-)?hid(?:e|den)-desktop|(?:md|lg|xl):hidden|d-(?:md|lg|xl)-none|visible-(?:xs|sm))(?:\s|$)/;
 
 function sameText(a: Element, b: Element | null): boolean {
-  return b !== null && a.localName === b.localName && collapsed(a.textContent ?? '') === collapsed(b.textContent ?? '');
-}
-
-function collapsed(text: string): string {
-  return text.replace(/\s+/g, ' ').trim();
+  return b !== null && a.localName === b.localName && oneLine(a.textContent ?? '') === oneLine(b.textContent ?? '');
 }
 
 /**
