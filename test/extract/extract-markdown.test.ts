@@ -114,10 +114,11 @@ describe('markdown structure', () => {
       '<p><a href="/p/1"><span class="brand">Merrell</span><span class="title">Moab 3 Mid</span></a></p>' +
         '<p><span class="name">Publisher</span><span class="value">Houghton</span></p>' +
         '<p><label>Accessories</label><span>1385</span></p>' +
-        '<p>H<sub>2</sub>O and <span>Java</span><span>script</span> and <b>i</b>Phone</p>',
+        '<p><span class="brand">HOKA</span><span class="title">Kaha 3 GTX</span></p>' +
+        '<p>H<sub>2</sub>O and <span>Java</span><span>script</span> and <b>i</b>Phone and <span>NA</span><span>SA</span></p>',
     );
     expect(md).toBe(
-      '[Merrell Moab 3 Mid](https://example.com/p/1)\n\nPublisher Houghton\n\nAccessories 1385\n\nH2O and Javascript and **i**Phone',
+      '[Merrell Moab 3 Mid](https://example.com/p/1)\n\nPublisher Houghton\n\nAccessories 1385\n\nHOKA Kaha 3 GTX\n\nH2O and Javascript and **i**Phone and NASA',
     );
   });
 

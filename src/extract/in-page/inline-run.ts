@@ -5,8 +5,8 @@ import { patternFor, type WordPattern } from './text.js';
  * would touch without whitespace ("Merrell" + "Moab 3 Mid", "Publisher" + "Houghton Mifflin"), a
  * space goes between them when the page shows them apart: one of them is laid out as a block by
  * the page's CSS, or two sibling elements meet at a case change no word has inside it (a lower-case
- * letter or digit, then a capital; a letter, then a digit). The style is only read at such a
- * meeting point, not for every inline element.
+ * letter or digit, then a capital; a letter, then a digit; a capitalised word after capitals). The
+ * style is only read at such a meeting point, not for every inline element.
  */
 
 const INLINE_DISPLAY = /^(inline|inline-block|inline-flex|inline-grid|contents|none)$/;
@@ -23,21 +23,25 @@ function isLaidOutAsBlock(element: Element): boolean {
 /** Markdown a piece may open with before its first word character (link, emphasis, escapes). */
 const LEADING_MARKUP = '[*_~`\\';
 
-/** The first character of `markdown` after its leading markup (a scan, not a regex: run per piece). */
-function firstCharacter(markdown: string): string {
+/** The first two characters of `markdown` after its leading markup (a scan, not a regex: run per piece). */
+function firstCharacters(markdown: string): string {
   let index = 0;
   while (index < markdown.length && LEADING_MARKUP.includes(markdown.charAt(index))) index++;
-  return markdown.charAt(index);
+  return markdown.slice(index, index + 2);
 }
 
 const SPACE = /\s/;
 /** Marks a `<br>` inside inline text until the paragraph is finished. */
 export const HARD_BREAK = '\u0000';
 
-/** Inside a word these meet only across a layout break: "MerrellMoab", "108MSRP", "Weight12". */
+/**
+ * Inside a word these meet only across a layout break: "MerrellMoab", "108MSRP", "Weight12", and a
+ * capitalised word after one in capitals ("HOKAKaha"). Matched on the last character before the
+ * meeting point and the two after it.
+ */
 const CASE_BREAK: WordPattern = {
-  unicode: /^(?:[\p{Ll}\p{N}]\p{Lu}|\p{L}\p{N})$/u,
-  ascii: /^(?:[a-z0-9][A-Z]|[A-Za-z][0-9])$/,
+  unicode: /^(?:[\p{Ll}\p{N}]\p{Lu}|\p{L}\p{N}|\p{Lu}\p{Lu}\p{Ll})/u,
+  ascii: /^(?:[a-z0-9][A-Z]|[A-Za-z][0-9]|[A-Z][A-Z][a-z])/,
 };
 
 /** Sub- and superscripts sit against their word on purpose (H2O, 1st, a footnote mark). */
@@ -72,6 +76,7 @@ function isStyledBlock(node: Node): boolean {
 
 /** Whether two pieces that touch (`end` and `first` are not whitespace) are shown apart by the page. */
 function isShownApart(previous: Node, next: Node, end: string, first: string): boolean {
+  // `first` holds the next piece's first two characters.
   if (isStyledBlock(previous) || isStyledBlock(next)) return true;
   if (!isElement(previous) || !isElement(next) || ATTACHED_TAGS.has(previous.localName) || ATTACHED_TAGS.has(next.localName)) return false;
   const pair = end + first;
@@ -89,8 +94,8 @@ export class InlineRun {
     const last = this.last;
     this.last = node;
     if (last !== null) {
-      const first = firstCharacter(markdown);
-      if (first && !SPACE.test(first) && first !== HARD_BREAK) {
+      const first = firstCharacters(markdown);
+      if (first && !SPACE.test(first.charAt(0)) && first.charAt(0) !== HARD_BREAK) {
         const end = lastChar(last);
         if (end && !SPACE.test(end) && isShownApart(last, node, end, first)) this.text += ' ';
       }
