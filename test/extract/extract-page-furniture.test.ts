@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type ExtractOptions, extractMarkdown } from '../../src/extract/extract.js';
 import { launchChromium, markdownOf as markdownWith, PROSE } from './chromium.js';
 
-/** The furniture of cards and widgets that the twelfth round of extraction work drops or keeps. */
+/** The furniture of cards, widgets and comment forms that the later rounds of extraction work drop or keep. */
 
 const PRODUCT_HEAD = '<script type="application/ld+json">{"@context":"https://schema.org","@type":"Product","name":"KALLAX shelf unit"}</script>';
 
@@ -134,5 +134,41 @@ describe('noscript', () => {
     } finally {
       await context.close();
     }
+  });
+});
+
+describe('comment headings', () => {
+  it('drops the comment section under an article (its heading, count line, moderation note and form)', async () => {
+    const md = await markdownOf(
+      `<main><article><h1>Advent of Code, week two</h1><p>${PROSE}</p><p>The eighth puzzle wanted a union-find over junction boxes.</p>` +
+        '<h3>Comments</h3><p>3 comments</p>' +
+        '<fieldset><h3>Leave a Reply</h3><blockquote>Note that I will only approve comments that relate to the post itself.</blockquote>' +
+        '<form><label>Name <input name="n"></label><textarea></textarea><button>Post comment</button></form></fieldset></article></main>',
+    );
+    expect(md).toContain('union-find over junction boxes');
+    expect(md).not.toMatch(/Comments|3 comments|Leave a Reply|only approve comments/);
+  });
+
+  it("keeps a forum's replies and drops only the reply form's heading and note", async () => {
+    const reply = (n: number) => `<div class="post"><p>Reply ${n}: ${PROSE}</p></div>`;
+    const md = await markdownOf(
+      `<main><h1>If the forum comes to an end soon</h1><h2>12 replies</h2>${[1, 2, 3].map(reply).join('')}` +
+        '<div class="composer"><h2>Join the conversation</h2><p>You can post now and register later.</p></div></main>',
+      { url: 'https://forum.example.com/topic/225132-if-the-forum-comes-to-an-end/' },
+    );
+    expect(md).toContain('Reply 3:');
+    expect(md).toContain('12 replies');
+    expect(md).not.toMatch(/Join the conversation|register later/);
+  });
+
+  it("keeps a section about comments (a style guide's 'Comments')", async () => {
+    const md = await markdownOf(
+      `<main><h1>Python style guide</h1><h2>Naming</h2><p>${PROSE}</p><h2>Comments</h2>` +
+        `<p>Comments that contradict the code are worse than no comments. ${PROSE}</p>` +
+        `<h2>Imports</h2><p>${PROSE}</p></main>`,
+      { url: 'https://example.com/docs/style-guide' },
+    );
+    expect(md).toContain('## Comments');
+    expect(md).toContain('contradict the code');
   });
 });

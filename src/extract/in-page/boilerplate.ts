@@ -21,7 +21,7 @@ import {
 import { isItemList } from './item-lists.js';
 import { BLOCK_TAGS } from './markdown.js';
 import { type ElementStats, linkDensity, type StatsMap } from './measure.js';
-import { isRecommendationHeading, isReviewHeading, recommendationWidget } from './recommendations.js';
+import { commentWidget, isCommentHeading, isRecommendationHeading, isReviewHeading, recommendationWidget } from './recommendations.js';
 import { hasLetterOrDigit, lowerCaseLetterRuns } from './text.js';
 
 /**
@@ -366,13 +366,16 @@ function isInlineInText(element: Element): boolean {
 const parentHasWords = new WeakMap<Element, boolean>();
 
 /**
- * A widget named by its heading ("Similar items") goes unless it is a large part of the area. On a
- * product page it goes at any size: other products are never the product, however short its own
- * text is (a marketplace listing of two lines above four carousels).
+ * A widget named by its heading ("Similar items", "Leave a reply") goes unless it is a large part
+ * of the area. On a product page a recommendation goes at any size: other products are never the
+ * product, however short its own text is (a marketplace listing of two lines above four carousels).
+ * Undefined when `heading` names no widget.
  */
-function smallWidget(heading: Element, stats: StatsMap, root: Element, area: AreaSize, options: PruneOptions): Element[] {
-  const widget = recommendationWidget(heading, stats, root, options.productPage);
-  if (options.productPage) return widget;
+function smallWidget(heading: Element, stats: StatsMap, root: Element, area: AreaSize, options: PruneOptions): Element[] | undefined {
+  const recommendation = isRecommendationHeading(heading, stats) || (options.dropReviews && isReviewHeading(heading, stats));
+  if (!recommendation && !isCommentHeading(heading, stats, options.keepComments)) return undefined;
+  const widget = recommendation ? recommendationWidget(heading, stats, root, options.productPage) : commentWidget(heading, stats, root);
+  if (recommendation && options.productPage) return widget;
   const nonLink = widget.reduce((sum, element) => sum + nonLinkText(stats.get(element)), 0);
   return nonLink < area.nonLink * 0.4 ? widget : [];
 }
@@ -399,9 +402,11 @@ export function pruneBoilerplate(roots: Element[], stats: StatsMap, options: Pru
       if (isInlineInText(child)) continue;
       const rule = boilerplateRule(child, own, stats, options, area);
       if (rule) found.push(withReason(prunedFor(rule, child, stats, root, options), rule, child, options));
-      else if (isRecommendationHeading(child, stats) || (options.dropReviews && isReviewHeading(child, stats))) {
-        for (const element of smallWidget(child, stats, root, area, options)) found.push(withReason(element, 'recommendation heading', child, options));
-      } else visit(child, root);
+      else {
+        const widget = smallWidget(child, stats, root, area, options);
+        if (widget) for (const element of widget) found.push(withReason(element, 'widget heading', child, options));
+        else visit(child, root);
+      }
     }
   };
   for (const root of roots) visit(root, root);

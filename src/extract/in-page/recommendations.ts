@@ -9,7 +9,8 @@ import { oneLine } from './text.js';
  * series", "Accessories for KALLAX", "Get the look", "As seen on Instagram") whatever their class
  * names are (often generated); on a product page, so are its customers' reviews ("Customer
  * Reviews", "51 Reviews"). The heading names the widget; the widget is the smallest ancestor that
- * the heading opens and that holds more than the heading.
+ * the heading opens and that holds more than the heading. The comment section under an article
+ * ("Comments", "12 Responses") and the form to add one ("Leave a reply") are named by theirs too.
  */
 
 const RECOMMENDATION_HEADING =
@@ -20,6 +21,13 @@ const MAX_HEADING = 60;
 
 /** Customers' reviews of a product: "Customer Reviews", "Ratings & Reviews", "Customers say", "51 Reviews". */
 const REVIEW_HEADING = /^(?:customer reviews|ratings? (?:&|and) reviews|customers say|what (?:our )?customers are saying|[\d,.]+k? (?:customer |product )?reviews)\b/i;
+
+/** The form under a page for readers' words: "Leave a reply", "Add a comment", "Join the conversation". */
+const COMMENT_FORM_HEADING =
+  /^(?:(?:leave|add|post|write|submit) (?:a|your) (?:comment|reply|response)|join the (?:conversation|discussion)|reply to this (?:topic|thread|post))$/i;
+
+/** The heading of readers' comments: "Comments", "12 Responses", "Comments (3)". */
+const COMMENTS_HEADING = /^(?:[\d,]+ )?(?:comments?|responses?|replies)(?: \([\d,]+\))?$/i;
 
 /** The heading's words as a reader sees them: markup splits "<span>8</span>\n  Reviews" over lines. */
 function headingText(element: Element): string {
@@ -52,6 +60,16 @@ export function isReviewHeading(element: Element, stats: StatsMap): boolean {
   return isShortHeading(element, stats) && REVIEW_HEADING.test(headingText(element));
 }
 
+/**
+ * The heading of a comment form, on any page (on a forum the thread is the content, the form to
+ * add to it is not), or, where comments are not the content, of the comment section.
+ */
+export function isCommentHeading(element: Element, stats: StatsMap, keepComments: boolean): boolean {
+  if (!isShortHeading(element, stats)) return false;
+  const text = headingText(element);
+  return COMMENT_FORM_HEADING.test(text) || (!keepComments && COMMENTS_HEADING.test(text));
+}
+
 /** The first child holding measured text. */
 function firstWithText(parent: Element, stats: StatsMap): Element | null {
   for (let child = parent.firstElementChild; child; child = child.nextElementSibling) {
@@ -61,13 +79,11 @@ function firstWithText(parent: Element, stats: StatsMap): Element | null {
 }
 
 /**
- * The widget a recommendation heading opens: climb while the heading (or the part holding it) is
- * the parent's first text, until the part holds the widget's content and the parent adds more
- * than a little ("See all" links) to it. Never `stop` itself. On a product page (`productPage`) a
- * row of alike boxes after the heading is the widget's too: there it can only be other products,
- * where on a listing it may be the listing itself.
+ * The part a widget's heading opens: climb while the heading (or the part holding it) is the
+ * parent's first text, until the part holds more than the heading and the parent adds more than a
+ * little ("See all" links) to it. Never `stop` itself.
  */
-export function recommendationWidget(heading: Element, stats: StatsMap, stop: Element, productPage: boolean): Element[] {
+function widgetHead(heading: Element, stats: StatsMap, stop: Element): Element {
   const headingText = stats.get(heading)?.text ?? 0;
   const holdsContent = (element: Element) => (stats.get(element)?.text ?? 0) > headingText + 40;
   let current = heading;
@@ -76,6 +92,43 @@ export function recommendationWidget(heading: Element, stats: StatsMap, stop: El
     if (holdsContent(current) && (stats.get(parent)?.text ?? 0) > (stats.get(current)?.text ?? 0) * 1.2) break;
     current = parent;
   }
+  return current;
+}
+
+/** A paragraph this long is prose, written to be read. */
+const PROSE = 200;
+
+/** Shorter than this, a block after a comment heading is the section's furniture: a count, a note on moderation. */
+const MAX_COMMENT_NOTE = 400;
+
+/**
+ * The comment section or form a comment heading opens: its head (as for a recommendation), and
+ * the short blocks and forms after it up to the next heading. A section of prose after a bare
+ * "Comments" is a text about comments (a style guide's), not a place for them: nothing goes.
+ */
+export function commentWidget(heading: Element, stats: StatsMap, stop: Element): Element[] {
+  const head = widgetHead(heading, stats, stop);
+  const widget = [head];
+  for (let next = head.nextElementSibling; next; next = next.nextElementSibling) {
+    const own = stats.get(next);
+    if (!own || own.text === 0) continue;
+    if (isHeading(next) || (next.localName !== 'form' && own.text > MAX_COMMENT_NOTE)) break;
+    widget.push(next);
+  }
+  const isForm = COMMENT_FORM_HEADING.test(headingText(heading));
+  return isForm || widget.every((element) => (stats.get(element)?.maxProse ?? 0) < PROSE) ? widget : [];
+}
+
+/**
+ * The widget a recommendation heading opens: its head (`widgetHead`), and what comes next when
+ * the heading stands beside its widget rather than in it. On a product page (`productPage`) a
+ * row of alike boxes after the heading is the widget's too: there it can only be other products,
+ * where on a listing it may be the listing itself.
+ */
+export function recommendationWidget(heading: Element, stats: StatsMap, stop: Element, productPage: boolean): Element[] {
+  const headingText = stats.get(heading)?.text ?? 0;
+  const holdsContent = (element: Element) => (stats.get(element)?.text ?? 0) > headingText + 40;
+  const current = widgetHead(heading, stats, stop);
   // A heading set beside its widget rather than in it: the widget is what comes next, when it is
   // mostly links (searches) or cards, even past a header that has a line of its own.
   const next = current.nextElementSibling;
