@@ -112,6 +112,18 @@ describe('publishers\' widgets', () => {
     expect(md).not.toContain('other readers of this blog');
     expect(md).not.toContain('News from the team');
   });
+
+  it("drops teasers headed 'Most read in world news', 'Recommended reading', 'Suggested topics', '🔥 Recommended posts' and 'Share this story' inside an article", async () => {
+    const teaser = (heading: string, text: string) => `<div><h3>${heading}</h3><ul><li><a href="/n/${text.length}">${text}</a></li><li><p>${text}, and more.</p></li></ul></div>`;
+    const md = await markdownOf(
+      `<article><h1>Floods close the coast road</h1><p>${PROSE}</p>${teaser('Most read in world news', 'Prince parties in unearthed pictures')}<p>${PROSE}</p>` +
+        `${teaser('Recommended reading', 'How to claim flood insurance')}${teaser('Suggested Topics', 'Road closures this winter')}` +
+        `${teaser('🔥 Recommended Posts', 'The best coastal walks')}${teaser('Share This Story', 'Send it to a friend')}<p>The road reopens on Monday.</p></article>`,
+      { url: 'https://example.com/news/2026/floods-close-coast-road' },
+    );
+    expect(md).toContain('The road reopens on Monday.');
+    expect(md).not.toMatch(/Most read|unearthed|Recommended reading|flood insurance|Suggested Topics|Road closures|Recommended Posts|coastal walks|Share This Story|to a friend/);
+  });
 });
 
 describe('noscript', () => {
@@ -149,7 +161,7 @@ describe('comment headings', () => {
     expect(md).not.toMatch(/Comments|3 comments|Leave a Reply|only approve comments/);
   });
 
-  it("keeps a forum's replies and drops only the reply form's heading and note", async () => {
+  it("keeps a forum's replies and drops the reply form and the list of who is reading", async () => {
     const reply = (n: number) => `<div class="post"><p>Reply ${n}: ${PROSE}</p></div>`;
     const md = await markdownOf(
       `<main><h1>If the forum comes to an end soon</h1><h2>12 replies</h2>${[1, 2, 3].map(reply).join('')}` +
@@ -159,6 +171,13 @@ describe('comment headings', () => {
     expect(md).toContain('Reply 3:');
     expect(md).toContain('12 replies');
     expect(md).not.toMatch(/Join the conversation|register later/);
+    const viewers = await markdownOf(
+      `<div class="page-content"><h1>If the forum comes to an end soon</h1><div class="block block--messages">${[1, 2, 3].map(reply).join('')}</div>` +
+        '<div class="block"><h3 class="block-minorHeader">Users who are viewing this thread</h3><ul><li>Total: 3 (members: 1, guests: 2)</li></ul></div></div>',
+      { url: 'https://forum.example.com/threads/if-the-forum-comes-to-an-end.225132/' },
+    );
+    expect(viewers).toContain('Reply 3:');
+    expect(viewers).not.toMatch(/viewing this thread|guests: 2/);
   });
 
   it("keeps a section about comments (a style guide's 'Comments')", async () => {

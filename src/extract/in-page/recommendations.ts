@@ -14,7 +14,7 @@ import { oneLine } from './text.js';
  */
 
 const RECOMMENDATION_HEADING =
-  /^(?:similar (?:items|products)|(?:you|we think you) (?:may|might|will) (?:also )?(?:like|love|enjoy)|(?:related|similar) (?:products|items|searches|pages|questions|posts|articles|threads|topics|discussions|stories|content|reading|links|guides)|customers (?:also|who) (?:bought|viewed|purchased)|(?:people|others|shoppers)(?: like you)? (?:also|who) (?:bought|viewed|searched|search)|frequently bought together|recently viewed|recommended (?:for you|products)|explore related|compare similar|shop similar|more (?:like this|to explore)|sponsored (?:content|products|items)|more from|accessories for|(?:complete|get|shop) the look|as seen on|further reading|(?:most )?popular (?:posts|articles|stories)|latest (?:articles|posts|stories)|from (?:the|our) blog|related insights)\b/i;
+  /^(?:similar (?:items|products)|(?:you|we think you) (?:may|might|will) (?:also )?(?:like|love|enjoy)|(?:related|similar) (?:products|items|searches|pages|questions|posts|articles|threads|topics|discussions|stories|content|reading|links|guides)|customers (?:also|who) (?:bought|viewed|purchased)|(?:people|others|shoppers)(?: like you)? (?:also|who) (?:bought|viewed|searched|search)|frequently bought together|recently viewed|recommended (?:for you|products)|explore related|compare similar|shop similar|more (?:like this|to explore)|sponsored (?:content|products|items)|more from|accessories for|(?:complete|get|shop) the look|as seen on|further reading|(?:most )?popular (?:posts|articles|stories)|latest (?:articles|posts|stories)|from (?:the|our) blog|related insights|recommended (?:reading|posts|articles|stories)|suggested (?:topics|posts|articles|reading)|most (?:viewed|read|shared)(?:$| (?:in|on|across|this|today|now|stories|articles|posts|news)\b)|want more like this|share this (?:story|article|post|page)$|users? (?:who are )?(?:viewing|browsing) this)\b/i;
 
 /** At most this many characters of heading ("Similar items you may like (24)"). */
 const MAX_HEADING = 60;
@@ -29,10 +29,15 @@ const COMMENT_FORM_HEADING =
 /** The heading of readers' comments: "Comments", "12 Responses", "Comments (3)". */
 const COMMENTS_HEADING = /^(?:[\d,]+ )?(?:comments?|responses?|replies)(?: \([\d,]+\))?$/i;
 
-/** The heading's words as a reader sees them: markup splits "<span>8</span>\n  Reviews" over lines. */
+/**
+ * The heading's words as a reader sees them: markup splits "<span>8</span>\n  Reviews" over lines,
+ * and an emoji or a bullet may lead them ("🔥 Recommended posts").
+ */
 function headingText(element: Element): string {
-  return oneLine(element.textContent ?? '');
+  return oneLine(element.textContent ?? '').replace(LEADING_SYMBOLS, '');
 }
+
+const LEADING_SYMBOLS = /^[^\p{L}\p{N}]+/u;
 
 function isShortHeading(element: Element, stats: StatsMap): boolean {
   if (!isHeading(element) && element.getAttribute('role') !== 'heading') return false;
