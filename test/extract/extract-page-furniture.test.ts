@@ -161,7 +161,7 @@ describe('comment headings', () => {
     expect(md).not.toMatch(/Comments|3 comments|Leave a Reply|only approve comments/);
   });
 
-  it("keeps a forum's replies and drops the reply form and the list of who is reading", async () => {
+  it("keeps a forum's replies and drops the reply form (or the sign-in asked for in its place) and the list of who is reading", async () => {
     const reply = (n: number) => `<div class="post"><p>Reply ${n}: ${PROSE}</p></div>`;
     const md = await markdownOf(
       `<main><h1>If the forum comes to an end soon</h1><h2>12 replies</h2>${[1, 2, 3].map(reply).join('')}` +
@@ -176,6 +176,14 @@ describe('comment headings', () => {
         '<div class="block"><h3 class="block-minorHeader">Users who are viewing this thread</h3><ul><li>Total: 3 (members: 1, guests: 2)</li></ul></div></div>',
       { url: 'https://forum.example.com/threads/if-the-forum-comes-to-an-end.225132/' },
     );
+    const answerForm = await markdownOf(
+      `<div id="mainbar"><h1>Keyboard shortcut to focus the file list</h1><div class="question"><p>${PROSE}</p></div><div id="answers">${[1, 2].map(reply).join('')}` +
+        '<h2 class="bottom-notice">You must <a href="/users/login">log in</a> to answer this question.</h2>' +
+        '<div class="bottom-notice"><p>Start asking to get answers</p><p>Find the answer to your question by asking.</p><a href="/questions/ask">Ask question</a></div></div></div>',
+      { url: 'https://superuser.com/questions/442960/keyboard-shortcut-to-focus-the-file-list' },
+    );
+    expect(answerForm).toContain('Reply 2:');
+    expect(answerForm).not.toMatch(/log in|Start asking|Ask question/);
     expect(viewers).toContain('Reply 3:');
     expect(viewers).not.toMatch(/viewing this thread|guests: 2/);
   });

@@ -22,9 +22,12 @@ const MAX_HEADING = 60;
 /** Customers' reviews of a product: "Customer Reviews", "Ratings & Reviews", "Customers say", "51 Reviews". */
 const REVIEW_HEADING = /^(?:customer reviews|ratings? (?:&|and) reviews|customers say|what (?:our )?customers are saying|[\d,.]+k? (?:customer |product )?reviews)\b/i;
 
-/** The form under a page for readers' words: "Leave a reply", "Add a comment", "Join the conversation". */
+/**
+ * The form under a page for readers' words: "Leave a reply", "Add a comment", "Join the
+ * conversation", or the sign-in asked for in its place ("You must log in to answer this question").
+ */
 const COMMENT_FORM_HEADING =
-  /^(?:(?:leave|add|post|write|submit) (?:a|your) (?:comment|reply|response)|join the (?:conversation|discussion)|reply to this (?:topic|thread|post))$/i;
+  /^(?:(?:leave|add|post|write|submit) (?:a|your) (?:comment|reply|response)|join the (?:conversation|discussion)|reply to this (?:topic|thread|post))$|^(?:you (?:must|need to|have to) )?(?:(?:create an account|register) or )?(?:sign|log) ?in to (?:comment|reply|answer|post)\b/i;
 
 /** The heading of readers' comments: "Comments", "12 Responses", "Comments (3)". */
 const COMMENTS_HEADING = /^(?:[\d,]+ )?(?:comments?|responses?|replies)(?: \([\d,]+\))?$/i;
