@@ -962,6 +962,23 @@ describe('main content', () => {
     expect(full).toContain('A light pack for long days on the trail.');
   });
 
+  it("takes a product group's description, not a variant's that repeats it behind the variant's name", async () => {
+    const description = 'Keep your gear within easy reach in this light pack for long days on the trail. '.repeat(4).trim();
+    const group = {
+      '@type': 'ProductGroup',
+      name: 'Trail 25 Pack',
+      description,
+      hasVariant: [{ '@type': 'Product', name: 'Trail 25 Pack - Golden Sulphur - XXL', description: `Trail 25 Pack - Golden Sulphur - XXL : ${description}` }],
+    };
+    const md = await markdownOf(
+      `<main><h1>Trail 25 Pack</h1><p>$99.95</p></main>`,
+      { onlyMainContent: true, url: 'https://example.com/product/trail-25-pack/' },
+      `<script type="application/ld+json">${JSON.stringify(group)}</script>`,
+    );
+    expect(md).toContain('Keep your gear within easy reach');
+    expect(md).not.toContain('Golden Sulphur');
+  });
+
   it('rejects a selector the browser cannot parse with InvalidSelector', async () => {
     const error = await markdownOf(page, { excludeTags: ['p', 'div[[x'] }).catch((caught: unknown) => caught);
     expect(error).toBeInstanceOf(InvalidSelector);

@@ -52,22 +52,28 @@ function decodeEntities(value: string): string {
   });
 }
 
-function walkJsonLd(node: unknown, data: StructuredData, depth: number): void {
+/**
+ * `variant`: the node is a variant of a product group (a size, a colour), whose description is the
+ * group's again, often behind the variant's name ("Trail 25 Pack - Golden Sulphur - XXL : Keep your
+ * day's gear..."): its type counts, its description is not the product's.
+ */
+function walkJsonLd(node: unknown, data: StructuredData, depth: number, variant = false): void {
   if (depth > 8 || node === null || typeof node !== 'object') return;
   if (Array.isArray(node)) {
-    for (const item of node) walkJsonLd(item, data, depth + 1);
+    for (const item of node) walkJsonLd(item, data, depth + 1, variant);
     return;
   }
   const record = node as Record<string, unknown>;
   addType(data.types, record['@type']);
   const type = record['@type'];
   const isProduct = (Array.isArray(type) ? type : [type]).some((t) => typeof t === 'string' && PRODUCT_TYPES.includes(t));
-  if (isProduct && typeof record.description === 'string' && record.description.length > data.productDescription.length) {
+  if (isProduct && !variant && typeof record.description === 'string' && record.description.length > data.productDescription.length) {
     data.productDescription = decodeEntities(record.description);
   }
-  for (const key of ['@graph', 'mainEntity', 'itemListElement', 'hasPart', 'item', 'hasVariant']) {
-    if (key in record) walkJsonLd(record[key], data, depth + 1);
+  for (const key of ['@graph', 'mainEntity', 'itemListElement', 'hasPart', 'item']) {
+    if (key in record) walkJsonLd(record[key], data, depth + 1, variant);
   }
+  if ('hasVariant' in record) walkJsonLd(record.hasVariant, data, depth + 1, true);
 }
 
 export function readStructuredData(): StructuredData {
