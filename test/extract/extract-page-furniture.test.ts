@@ -97,6 +97,24 @@ describe('ads and widgets', () => {
   });
 });
 
+describe('affiliate disclosures', () => {
+  it("drops a publisher's affiliate disclosure, and keeps a longer paragraph about affiliate links", async () => {
+    const about =
+      'Affiliate programs pay a blogger when a reader buys through a tracked link: the shop, not the reader, pays the fee, ' +
+      'and the rate runs from one to ten percent by category. We look at how three programs compare, what they earn a writer ' +
+      'in a typical month, and why most small sites earn a commission on fewer than one visit in a hundred.';
+    const md = await markdownOf(
+      '<article><h1>The best trail running shoes</h1>' +
+        '<p><em><strong>Disclosure:</strong> This post contains affiliate links. If you use them to make a purchase, we may earn a small commission, at no extra cost to you.</em></p>' +
+        `<p>${PROSE}</p><p>${about}</p></article>`,
+      { url: 'https://example.com/blog/best-trail-running-shoes' },
+    );
+    expect(md).toContain('Lorem ipsum');
+    expect(md).not.toContain('This post contains affiliate links');
+    expect(md).toContain('Affiliate programs pay a blogger');
+  });
+});
+
 describe('publishers\' widgets', () => {
   it("drops teasers headed 'Further reading', 'Most popular posts' and 'From our blog' beside a page's text", async () => {
     const md = await markdownOf(

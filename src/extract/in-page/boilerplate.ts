@@ -249,6 +249,22 @@ function isSiteNotice(element: Element, own: ElementStats, stats: StatsMap, area
   return COOKIES.test(text) && SITE_VOICE.test(text) && CONSENT_WORDS.test(text);
 }
 
+/** What a publisher says of the links it is paid for: "we may earn a commission", "this post contains affiliate links". */
+const AFFILIATE_WORDS = /\b(?:earns? (?:us )?(?:an? )?(?:small )?(?:affiliate )?commissions?|contains? affiliate links|supported by (?:affiliate )?commissions|affiliate (?:partnerships?|commissions?))\b/i;
+/** Longer than this, a block is a paragraph about affiliate links (an article on them), not the notice. */
+const MAX_DISCLOSURE = 300;
+
+/**
+ * The affiliate disclosure a publisher sets above or below its text ("Disclosure: ZDNet may earn a
+ * commission from some of the products featured on this page"): the site speaking of itself, in a
+ * short block.
+ */
+function isAffiliateDisclosure(element: Element, own: ElementStats): boolean {
+  if (own.text > MAX_DISCLOSURE || isHeading(element)) return false;
+  const text = element.textContent ?? '';
+  return AFFILIATE_WORDS.test(text) && (SITE_VOICE.test(text) || /\b(?:this (?:post|page|article)|disclosure)\b/i.test(text));
+}
+
 /** Chrome by name this short is a box (sign-up, links), not a page section. */
 const SMALL_CHROME = 500;
 /** A page with less non-link text than this is a shell: its chrome outweighs what content it has. */
@@ -318,6 +334,7 @@ function boilerplateRule(element: Element, own: ElementStats, stats: StatsMap, o
   if (isViewportLayer(element) && !wrapsContent) return 'viewport layer';
   if (isCommentSection(element, options)) return 'comment section';
   if (isSiteNotice(element, own, stats, area)) return 'site notice';
+  if (isAffiliateDisclosure(element, own)) return 'affiliate disclosure';
   if (isAdLabel(element, own)) return AD_LABEL_RULE;
   // Site chrome by name on a page with little else (a sign-up box in the footer of an empty shell)
   // is still chrome; only one holding the headline is the page.
