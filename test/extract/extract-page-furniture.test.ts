@@ -97,6 +97,22 @@ describe('ads and widgets', () => {
   });
 });
 
+describe('threads', () => {
+  it("drops a post's vote count and a member's post count, and keeps numbers in a post's table", async () => {
+    const post = (votes: string, n: number) =>
+      `<div class="post"><div class="votecell"><button>Up</button><div class="js-vote-count">${votes}</div><button>Down</button></div>` +
+      `<dl class="user-stats"><dt>Messages</dt><dd>23,243</dd></dl><div class="post-body"><p>Answer ${n}: ${PROSE}</p></div></div>`;
+    const md = await markdownOf(
+      `<main><h1>What am I missing for a catering set-up?</h1>${post('11', 1)}${post('-3', 2)}` +
+        '<div class="post"><div class="post-body"><table><tr><th>Guests</th><th>Trays</th></tr><tr><td>40</td><td>6</td></tr></table></div></div></main>',
+      { url: 'https://cooking.example.com/questions/1234/what-am-i-missing' },
+    );
+    expect(md).toContain('Answer 2:');
+    expect(md).not.toMatch(/^(?:11|-3|23,243)$/m);
+    expect(md).toMatch(/\| 40 \| 6 \|/);
+  });
+});
+
 describe('affiliate disclosures', () => {
   it("drops a publisher's affiliate disclosure, and keeps a longer paragraph about affiliate links", async () => {
     const about =

@@ -35,6 +35,8 @@ export interface PruneOptions {
   includesChrome: boolean;
   /** Comment threads are the content (forums). */
   keepComments: boolean;
+  /** A thread (a forum, a Q&A page): a number on its own is a post's vote, like or post count. */
+  threadPage?: boolean;
   /** A single product: other products (cards), reviews and purchase forms are not its content. */
   productPage: boolean;
   /** A shop's page (a product or a listing of them): customers' reviews of its goods are not its content. */
@@ -265,6 +267,21 @@ function isAffiliateDisclosure(element: Element, own: ElementStats): boolean {
   return AFFILIATE_WORDS.test(text) && (SITE_VOICE.test(text) || /\b(?:this (?:post|page|article)|disclosure)\b/i.test(text));
 }
 
+/** A count as sites show one: "11", "-3", "1,204", "2.5k". */
+const COUNT = /^[-+]?\d[\d.,]*[km]?$/i;
+
+/**
+ * Where a number alone is the text's own: a table (a cell, a row of digits), code, a footnote mark.
+ * A link so written is a value after its label ("Posts: 1725"), which goes with the rest of the
+ * user card or not at all.
+ */
+const NUMBER_PLACES = 'a, table, code, pre, sup, sub';
+
+/** An element holding nothing but a count: a post's votes, likes or replies. */
+function isLoneCount(element: Element, own: ElementStats): boolean {
+  return own.text <= 8 && COUNT.test((element.textContent ?? '').trim()) && element.closest(NUMBER_PLACES) === null;
+}
+
 /** Chrome by name this short is a box (sign-up, links), not a page section. */
 const SMALL_CHROME = 500;
 /** A page with less non-link text than this is a shell: its chrome outweighs what content it has. */
@@ -335,6 +352,7 @@ function boilerplateRule(element: Element, own: ElementStats, stats: StatsMap, o
   if (isCommentSection(element, options)) return 'comment section';
   if (isSiteNotice(element, own, stats, area)) return 'site notice';
   if (isAffiliateDisclosure(element, own)) return 'affiliate disclosure';
+  if (options.threadPage && isLoneCount(element, own)) return 'post count';
   if (isAdLabel(element, own)) return AD_LABEL_RULE;
   // Site chrome by name on a page with little else (a sign-up box in the footer of an empty shell)
   // is still chrome; only one holding the headline is the page.

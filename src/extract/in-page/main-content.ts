@@ -382,6 +382,7 @@ export function findMainContent(body: Element, keep: (element: Element) => boole
     includesChrome: area === body,
     // On a Q&A page the question and its answers are the content; the remarks under each post are not.
     keepComments: pageType === 'forum' && !data.types.has('QAPage'),
+    threadPage: pageType === 'forum',
     productPage: pageType === 'product',
     dropReviews: pageType === 'product' || pageType === 'listing',
     articleBody: false,
