@@ -98,7 +98,7 @@ describe('ads and widgets', () => {
 });
 
 describe('threads', () => {
-  it("drops a post's vote count and a member's post count, and keeps numbers in a post's table", async () => {
+  it("drops a post's vote count and a member's post count with its label, and keeps numbers in a post's table", async () => {
     const post = (votes: string, n: number) =>
       `<div class="post"><div class="votecell"><button>Up</button><div class="js-vote-count">${votes}</div><button>Down</button></div>` +
       `<dl class="user-stats"><dt>Messages</dt><dd>23,243</dd></dl><div class="post-body"><p>Answer ${n}: ${PROSE}</p></div></div>`;
@@ -109,6 +109,8 @@ describe('threads', () => {
     );
     expect(md).toContain('Answer 2:');
     expect(md).not.toMatch(/^(?:11|-3|23,243)$/m);
+    // The count's label goes with it.
+    expect(md).not.toContain('Messages');
     expect(md).toMatch(/\| 40 \| 6 \|/);
   });
 });

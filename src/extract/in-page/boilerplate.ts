@@ -277,6 +277,15 @@ const COUNT = /^[-+]?\d[\d.,]*[km]?$/i;
  */
 const NUMBER_PLACES = 'a, table, code, pre, sup, sub';
 
+const POST_COUNT = 'post count';
+
+/** A count that is the value of a one-pair list ("<dl><dt>Messages</dt><dd>28</dd></dl>") goes with its label. */
+function countWithLabel(count: Element): Element {
+  const list = count.parentElement;
+  const labelled = count.localName === 'dd' && count.previousElementSibling?.localName === 'dt';
+  return labelled && list?.localName === 'dl' && list.childElementCount === 2 ? list : count;
+}
+
 /** An element holding nothing but a count: a post's votes, likes or replies. */
 function isLoneCount(element: Element, own: ElementStats): boolean {
   return own.text <= 8 && COUNT.test((element.textContent ?? '').trim()) && element.closest(NUMBER_PLACES) === null;
@@ -323,11 +332,13 @@ const REVIEW_SCORE = 'review score';
 /**
  * What goes when `rule` matched `element`: a card's score alone (the rest of the card is the
  * card, not a label left without its widget); an ad's label alone, or on a product page with the
- * sponsored product's card; otherwise the element with any container it leaves empty.
+ * sponsored product's card; a post count with its label; otherwise the element with any container
+ * it leaves empty.
  */
 function prunedFor(rule: string, element: Element, stats: StatsMap, root: Element, options: PruneOptions): Element {
   if (rule === REVIEW_SCORE) return element;
   if (rule === AD_LABEL_RULE) return options.productPage ? adCard(element, stats, root) : element;
+  if (rule === POST_COUNT) return countWithLabel(element);
   return orphanContainer(element, stats, root);
 }
 
@@ -352,7 +363,7 @@ function boilerplateRule(element: Element, own: ElementStats, stats: StatsMap, o
   if (isCommentSection(element, options)) return 'comment section';
   if (isSiteNotice(element, own, stats, area)) return 'site notice';
   if (isAffiliateDisclosure(element, own)) return 'affiliate disclosure';
-  if (options.threadPage && isLoneCount(element, own)) return 'post count';
+  if (options.threadPage && isLoneCount(element, own)) return POST_COUNT;
   if (isAdLabel(element, own)) return AD_LABEL_RULE;
   // Site chrome by name on a page with little else (a sign-up box in the footer of an empty shell)
   // is still chrome; only one holding the headline is the page.
