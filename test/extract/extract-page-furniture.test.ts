@@ -115,6 +115,22 @@ describe('threads', () => {
   });
 });
 
+describe('member ranks', () => {
+  it("drops a member's rank under their name in a thread, and keeps the name", async () => {
+    const post = (name: string, rank: string, n: number) =>
+      `<article class="message"><div class="message-user"><div class="message-avatar"><a href="/members/${name}.${n}/"><img src="/a/${n}.jpg" alt="${name}"></a></div>` +
+      `<div class="message-userDetails"><h4 class="message-name"><a href="/members/${name}.${n}/">${name}</a></h4><h5 class="userTitle message-userTitle">${rank}</h5></div></div>` +
+      `<div class="message-body"><p>Post ${n}: ${PROSE}</p></div></article>`;
+    const md = await markdownOf(
+      `<main><h1>Tips for a first Proxmox install</h1>${post('slow-poke', 'Ultra Member', 1)}${post('Aarknoid', 'Super User', 2)}${post('mickeyf', 'Hall of Famer', 3)}</main>`,
+      { url: 'https://forum.example.com/threads/tips-for-a-first-proxmox-install.9981/' },
+    );
+    expect(md).toContain('Post 3:');
+    expect(md).toContain('Aarknoid');
+    expect(md).not.toMatch(/Ultra Member|Super User|Hall of Famer/);
+  });
+});
+
 describe('affiliate disclosures', () => {
   it("drops a publisher's affiliate disclosure, and keeps a longer paragraph about affiliate links", async () => {
     const about =

@@ -10,6 +10,7 @@ import {
   hasContentPartBoilerplateName,
   hasControlName,
   hasCustomerReviewName,
+  hasMemberRankName,
   hasProductDetailName,
   hasProductExtraName,
   HEADING_SELECTOR,
@@ -278,6 +279,9 @@ const COUNT = /^[-+]?\d[\d.,]*[km]?$/i;
 const NUMBER_PLACES = 'a, table, code, pre, sup, sub';
 
 const POST_COUNT = 'post count';
+/** Longer than this, a box named for a member's rank holds more than the rank. */
+const MAX_RANK = 60;
+const MEMBER_RANK = 'member rank';
 
 /** A count that is the value of a one-pair list ("<dl><dt>Messages</dt><dd>28</dd></dl>") goes with its label. */
 function countWithLabel(count: Element): Element {
@@ -332,13 +336,14 @@ const REVIEW_SCORE = 'review score';
 /**
  * What goes when `rule` matched `element`: a card's score alone (the rest of the card is the
  * card, not a label left without its widget); an ad's label alone, or on a product page with the
- * sponsored product's card; a post count with its label; otherwise the element with any container
- * it leaves empty.
+ * sponsored product's card; a post count with its label; a member's rank alone (the name beside it
+ * stays); otherwise the element with any container it leaves empty.
  */
 function prunedFor(rule: string, element: Element, stats: StatsMap, root: Element, options: PruneOptions): Element {
   if (rule === REVIEW_SCORE) return element;
   if (rule === AD_LABEL_RULE) return options.productPage ? adCard(element, stats, root) : element;
   if (rule === POST_COUNT) return countWithLabel(element);
+  if (rule === MEMBER_RANK) return element;
   return orphanContainer(element, stats, root);
 }
 
@@ -364,6 +369,9 @@ function boilerplateRule(element: Element, own: ElementStats, stats: StatsMap, o
   if (isSiteNotice(element, own, stats, area)) return 'site notice';
   if (isAffiliateDisclosure(element, own)) return 'affiliate disclosure';
   if (options.threadPage && isLoneCount(element, own)) return POST_COUNT;
+  // Only in the post-furniture pass, which looks at a user card before its rank: once the rank is
+  // gone, a card of a name and an avatar reads as a link list and would take the name with it.
+  if (options.threadPage && options.articleBody && own.text <= MAX_RANK && hasMemberRankName(element)) return MEMBER_RANK;
   if (isAdLabel(element, own)) return AD_LABEL_RULE;
   // Site chrome by name on a page with little else (a sign-up box in the footer of an empty shell)
   // is still chrome; only one holding the headline is the page.

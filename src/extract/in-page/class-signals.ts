@@ -250,6 +250,19 @@ export function hasCustomerReviewName(element: Element): boolean {
   return tokens.some((token) => REVIEW_WORDS.has(token)) && !tokens.some((token) => DESCRIPTION_WORDS.has(token));
 }
 
+const MEMBER_WORDS = new Set(['user', 'member', 'author', 'poster']);
+const RANK_WORDS = new Set(['title', 'rank', 'badge']);
+
+/**
+ * A forum member's rank under their name ("userTitle", "member-rank", schema.org's `jobTitle`):
+ * "Distinguished Member", "Moderator", "Hall of Famer".
+ */
+export function hasMemberRankName(element: Element): boolean {
+  if (element.getAttribute('itemprop') === 'jobTitle') return true;
+  const tokens = nameTokens(element);
+  return tokens.some((token, index) => MEMBER_WORDS.has(token) && RANK_WORDS.has(tokens[index + 1] ?? ''));
+}
+
 export function hasCommentName(element: Element): boolean {
   return hasToken(element, COMMENT_WORDS);
 }
