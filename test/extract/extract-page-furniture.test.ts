@@ -131,6 +131,18 @@ describe('member ranks', () => {
   });
 });
 
+describe('reading time', () => {
+  it("drops an article's reading-time estimate, and keeps a duration that is part of the text", async () => {
+    const md = await markdownOf(
+      `<article><h1>Top tech conferences of 2026</h1><div class="byline"><span>By Ana Ruiz</span></div><p>Reading Time: 8 minutes</p>` +
+        `<div><span>9 min read</span></div><p>${PROSE}</p><p>Registration takes 5 minutes.</p><p>${PROSE}</p></article>`,
+      { url: 'https://example.com/blog/top-tech-conferences-2026' },
+    );
+    expect(md).toContain('Registration takes 5 minutes.');
+    expect(md).not.toMatch(/Reading Time|9 min read/);
+  });
+});
+
 describe('affiliate disclosures', () => {
   it("drops a publisher's affiliate disclosure, and keeps a longer paragraph about affiliate links", async () => {
     const about =

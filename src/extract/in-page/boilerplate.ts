@@ -23,7 +23,7 @@ import { isItemList } from './item-lists.js';
 import { BLOCK_TAGS } from './markdown.js';
 import { type ElementStats, linkDensity, type StatsMap } from './measure.js';
 import { commentWidget, isCommentHeading, isRecommendationHeading, isReviewHeading, recommendationWidget } from './recommendations.js';
-import { hasLetterOrDigit, lowerCaseLetterRuns } from './text.js';
+import { hasLetterOrDigit, lowerCaseLetterRuns, oneLine } from './text.js';
 
 /**
  * Boilerplate inside a chosen area, decided top-down so that a pruned element's descendants are
@@ -64,6 +64,13 @@ function isDateline(element: Element, own: ElementStats): boolean {
   // A date first (most short elements hold none), then few words besides it.
   const dated = element.localName === 'time' || (YEAR.test(text) && (text.match(/\d/g)?.length ?? 0) >= 4) || element.querySelector('time') !== null;
   return dated && lowerCaseLetterRuns(text).filter((word) => !DATE_WORDS.test(word)).length <= 3;
+}
+
+/** "Reading Time: 11 minutes", "9 min read": a byline's estimate, not a sentence. */
+const READING_TIME = /^(?:estimated )?reading time:?\s*(?:about |~)?\d+\s*min(?:ute)?s?\.?$|^\d+\s*min(?:ute)?s?\s+read$/i;
+
+function isReadingTime(element: Element, own: ElementStats): boolean {
+  return own.text <= 40 && READING_TIME.test(oneLine(element.textContent ?? ''));
 }
 
 export function nonLinkText(stats: ElementStats | undefined): number {
@@ -199,7 +206,7 @@ function isPlainBoilerplate(element: Element, own: ElementStats, stats: StatsMap
   if (!options.keepComments && hasCommentName(element)) return true;
   if (options.productPage && (hasProductExtraName(element) || isItemList(element, stats))) return true;
   if (options.articleBody) {
-    if (element.localName === 'figcaption' || isDateline(element, own)) return true;
+    if (element.localName === 'figcaption' || isDateline(element, own) || isReadingTime(element, own)) return true;
     if (options.dropHeadline && element.localName === 'h1') return true;
     if (hasArticleMetaName(element) && !hasContentName(element) && !TEXT_BLOCKS.has(element.localName)) return true;
     // Link lists go, unless the body is itself largely links (over 40% of its text): a resource
