@@ -113,6 +113,16 @@ describe('threads', () => {
     expect(md).not.toContain('Messages');
     expect(md).toMatch(/\| 40 \| 6 \|/);
   });
+
+  it("drops a locked thread's status with its label, and keeps a post that says the words in a sentence", async () => {
+    const md = await markdownOf(
+      `<main><h1>Which NAS for a home lab?</h1><dl class="blockStatus"><dt>Status</dt><dd>Not open for further replies.</dd></dl>` +
+        `<div class="post"><p>${PROSE}</p></div><div class="post"><p>Mods: this thread has been locked twice now, can we keep it civil? ${PROSE}</p></div></main>`,
+      { url: 'https://forum.example.com/threads/which-nas-for-a-home-lab.4312/' },
+    );
+    expect(md).not.toMatch(/Status|further replies/);
+    expect(md).toContain('this thread has been locked twice now');
+  });
 });
 
 describe('member ranks', () => {

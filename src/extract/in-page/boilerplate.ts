@@ -290,11 +290,19 @@ const POST_COUNT = 'post count';
 const MAX_RANK = 60;
 const MEMBER_RANK = 'member rank';
 
-/** A count that is the value of a one-pair list ("<dl><dt>Messages</dt><dd>28</dd></dl>") goes with its label. */
-function countWithLabel(count: Element): Element {
-  const list = count.parentElement;
-  const labelled = count.localName === 'dd' && count.previousElementSibling?.localName === 'dt';
-  return labelled && list?.localName === 'dl' && list.childElementCount === 2 ? list : count;
+const THREAD_STATUS = 'thread status';
+/** A thread's state, said above or below its posts: "Not open for further replies", "This thread has been locked". */
+const THREAD_STATUS_WORDS = /^(?:not open for further replies|this (?:thread|topic) (?:is|has been|was) (?:locked|closed|archived))\b/i;
+
+function isThreadStatus(element: Element, own: ElementStats): boolean {
+  return own.text <= 150 && THREAD_STATUS_WORDS.test(oneLine(element.textContent ?? ''));
+}
+
+/** The value of a one-pair list ("<dl><dt>Messages</dt><dd>28</dd></dl>") goes with its label. */
+function valueWithLabel(value: Element): Element {
+  const list = value.parentElement;
+  const labelled = value.localName === 'dd' && value.previousElementSibling?.localName === 'dt';
+  return labelled && list?.localName === 'dl' && list.childElementCount === 2 ? list : value;
 }
 
 /** An element holding nothing but a count: a post's votes, likes or replies. */
@@ -343,13 +351,13 @@ const REVIEW_SCORE = 'review score';
 /**
  * What goes when `rule` matched `element`: a card's score alone (the rest of the card is the
  * card, not a label left without its widget); an ad's label alone, or on a product page with the
- * sponsored product's card; a post count with its label; a member's rank alone (the name beside it
+ * sponsored product's card; a post count or a thread's status with its label; a member's rank alone (the name beside it
  * stays); otherwise the element with any container it leaves empty.
  */
 function prunedFor(rule: string, element: Element, stats: StatsMap, root: Element, options: PruneOptions): Element {
   if (rule === REVIEW_SCORE) return element;
   if (rule === AD_LABEL_RULE) return options.productPage ? adCard(element, stats, root) : element;
-  if (rule === POST_COUNT) return countWithLabel(element);
+  if (rule === POST_COUNT || rule === THREAD_STATUS) return valueWithLabel(element);
   if (rule === MEMBER_RANK) return element;
   return orphanContainer(element, stats, root);
 }
@@ -376,6 +384,7 @@ function boilerplateRule(element: Element, own: ElementStats, stats: StatsMap, o
   if (isSiteNotice(element, own, stats, area)) return 'site notice';
   if (isAffiliateDisclosure(element, own)) return 'affiliate disclosure';
   if (options.threadPage && isLoneCount(element, own)) return POST_COUNT;
+  if (options.threadPage && isThreadStatus(element, own)) return THREAD_STATUS;
   // Only in the post-furniture pass, which looks at a user card before its rank: once the rank is
   // gone, a card of a name and an avatar reads as a link list and would take the name with it.
   if (options.threadPage && options.articleBody && own.text <= MAX_RANK && hasMemberRankName(element)) return MEMBER_RANK;
