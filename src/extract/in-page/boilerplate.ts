@@ -10,7 +10,6 @@ import {
   hasContentPartBoilerplateName,
   hasControlName,
   hasCustomerReviewName,
-  hasMemberRankName,
   hasProductDetailName,
   hasProductExtraName,
   HEADING_SELECTOR,
@@ -24,6 +23,7 @@ import { BLOCK_TAGS } from './markdown.js';
 import { type ElementStats, linkDensity, type StatsMap } from './measure.js';
 import { commentWidget, isCommentHeading, isRecommendationHeading, isReviewHeading, recommendationWidget } from './recommendations.js';
 import { hasLetterOrDigit, lowerCaseLetterRuns, oneLine } from './text.js';
+import { threadFurniturePruned, threadFurnitureRule } from './thread-furniture.js';
 
 /**
  * Boilerplate inside a chosen area, decided top-down so that a pruned element's descendants are
@@ -36,7 +36,7 @@ export interface PruneOptions {
   includesChrome: boolean;
   /** Comment threads are the content (forums). */
   keepComments: boolean;
-  /** A thread (a forum, a Q&A page): a number on its own is a post's vote, like or post count. */
+  /** A thread (a forum, a Q&A page): its counts, ranks and status are furniture (`thread-furniture.ts`). */
   threadPage?: boolean;
   /** A single product: other products (cards), reviews and purchase forms are not its content. */
   productPage: boolean;
@@ -275,41 +275,6 @@ function isAffiliateDisclosure(element: Element, own: ElementStats): boolean {
   return AFFILIATE_WORDS.test(text) && (SITE_VOICE.test(text) || /\b(?:this (?:post|page|article)|disclosure)\b/i.test(text));
 }
 
-/** A count as sites show one: "11", "-3", "1,204", "2.5k". */
-const COUNT = /^[-+]?\d[\d.,]*[km]?$/i;
-
-/**
- * Where a number alone is the text's own: a table (a cell, a row of digits), code, a footnote mark.
- * A link so written is a value after its label ("Posts: 1725"), which goes with the rest of the
- * user card or not at all.
- */
-const NUMBER_PLACES = 'a, table, code, pre, sup, sub';
-
-const POST_COUNT = 'post count';
-/** Longer than this, a box named for a member's rank holds more than the rank. */
-const MAX_RANK = 60;
-const MEMBER_RANK = 'member rank';
-
-const THREAD_STATUS = 'thread status';
-/** A thread's state, said above or below its posts: "Not open for further replies", "This thread has been locked". */
-const THREAD_STATUS_WORDS = /^(?:not open for further replies|this (?:thread|topic) (?:is|has been|was) (?:locked|closed|archived))\b/i;
-
-function isThreadStatus(element: Element, own: ElementStats): boolean {
-  return own.text <= 150 && THREAD_STATUS_WORDS.test(oneLine(element.textContent ?? ''));
-}
-
-/** The value of a one-pair list ("<dl><dt>Messages</dt><dd>28</dd></dl>") goes with its label. */
-function valueWithLabel(value: Element): Element {
-  const list = value.parentElement;
-  const labelled = value.localName === 'dd' && value.previousElementSibling?.localName === 'dt';
-  return labelled && list?.localName === 'dl' && list.childElementCount === 2 ? list : value;
-}
-
-/** An element holding nothing but a count: a post's votes, likes or replies. */
-function isLoneCount(element: Element, own: ElementStats): boolean {
-  return own.text <= 8 && COUNT.test((element.textContent ?? '').trim()) && element.closest(NUMBER_PLACES) === null;
-}
-
 /** Chrome by name this short is a box (sign-up, links), not a page section. */
 const SMALL_CHROME = 500;
 /** A page with less non-link text than this is a shell: its chrome outweighs what content it has. */
@@ -351,15 +316,13 @@ const REVIEW_SCORE = 'review score';
 /**
  * What goes when `rule` matched `element`: a card's score alone (the rest of the card is the
  * card, not a label left without its widget); an ad's label alone, or on a product page with the
- * sponsored product's card; a post count or a thread's status with its label; a member's rank alone (the name beside it
- * stays); otherwise the element with any container it leaves empty.
+ * sponsored product's card; a thread's furniture as `threadFurniturePruned` says; otherwise the
+ * element with any container it leaves empty.
  */
 function prunedFor(rule: string, element: Element, stats: StatsMap, root: Element, options: PruneOptions): Element {
   if (rule === REVIEW_SCORE) return element;
   if (rule === AD_LABEL_RULE) return options.productPage ? adCard(element, stats, root) : element;
-  if (rule === POST_COUNT || rule === THREAD_STATUS) return valueWithLabel(element);
-  if (rule === MEMBER_RANK) return element;
-  return orphanContainer(element, stats, root);
+  return threadFurniturePruned(rule, element) ?? orphanContainer(element, stats, root);
 }
 
 /**
@@ -383,11 +346,8 @@ function boilerplateRule(element: Element, own: ElementStats, stats: StatsMap, o
   if (isCommentSection(element, options)) return 'comment section';
   if (isSiteNotice(element, own, stats, area)) return 'site notice';
   if (isAffiliateDisclosure(element, own)) return 'affiliate disclosure';
-  if (options.threadPage && isLoneCount(element, own)) return POST_COUNT;
-  if (options.threadPage && isThreadStatus(element, own)) return THREAD_STATUS;
-  // Only in the post-furniture pass, which looks at a user card before its rank: once the rank is
-  // gone, a card of a name and an avatar reads as a link list and would take the name with it.
-  if (options.threadPage && options.articleBody && own.text <= MAX_RANK && hasMemberRankName(element)) return MEMBER_RANK;
+  const threadRule = options.threadPage ? threadFurnitureRule(element, own, options.articleBody) : undefined;
+  if (threadRule) return threadRule;
   if (isAdLabel(element, own)) return AD_LABEL_RULE;
   // Site chrome by name on a page with little else (a sign-up box in the footer of an empty shell)
   // is still chrome; only one holding the headline is the page.

@@ -1,0 +1,67 @@
+import { hasMemberRankName } from './class-signals.js';
+import type { ElementStats } from './measure.js';
+import { oneLine } from './text.js';
+
+/**
+ * What a forum or Q&A page sets around its posts besides the posts: vote and post counts, members'
+ * ranks, the thread's status. Asked only on a thread page, inside the boilerplate walk.
+ */
+
+const POST_COUNT = 'post count';
+const MEMBER_RANK = 'member rank';
+const THREAD_STATUS = 'thread status';
+
+/** A count as sites show one: "11", "-3", "1,204", "2.5k". */
+const COUNT = /^[-+]?\d[\d.,]*[km]?$/i;
+
+/**
+ * Where a number alone is the text's own: a table (a cell, a row of digits), code, a footnote mark.
+ * A link so written is a value after its label ("Posts: 1725"), which goes with the rest of the
+ * user card or not at all.
+ */
+const NUMBER_PLACES = 'a, table, code, pre, sup, sub';
+
+/** An element holding nothing but a count: a post's votes, likes or replies. */
+function isLoneCount(element: Element, own: ElementStats): boolean {
+  return own.text <= 8 && COUNT.test((element.textContent ?? '').trim()) && element.closest(NUMBER_PLACES) === null;
+}
+
+/** Longer than this, a box named for a member's rank holds more than the rank. */
+const MAX_RANK = 60;
+
+/** A thread's state, said above or below its posts: "Not open for further replies", "This thread has been locked". */
+const THREAD_STATUS_WORDS = /^(?:not open for further replies|this (?:thread|topic) (?:is|has been|was) (?:locked|closed|archived))\b/i;
+
+function isThreadStatus(element: Element, own: ElementStats): boolean {
+  return own.text <= 150 && THREAD_STATUS_WORDS.test(oneLine(element.textContent ?? ''));
+}
+
+/**
+ * The rule (named for debugging) by which `element` is a thread's furniture, or undefined.
+ * `postFurniturePass`: the pass that drops the posts' furniture (user cards, dates), which looks
+ * at a user card before its rank. A rank goes only there: gone earlier, it leaves a card of a name
+ * and an avatar that reads as a link list, and the name would go with it.
+ */
+export function threadFurnitureRule(element: Element, own: ElementStats, postFurniturePass: boolean): string | undefined {
+  if (isLoneCount(element, own)) return POST_COUNT;
+  if (isThreadStatus(element, own)) return THREAD_STATUS;
+  if (postFurniturePass && own.text <= MAX_RANK && hasMemberRankName(element)) return MEMBER_RANK;
+  return undefined;
+}
+
+/** The value of a one-pair list ("<dl><dt>Messages</dt><dd>28</dd></dl>") goes with its label. */
+function valueWithLabel(value: Element): Element {
+  const list = value.parentElement;
+  const labelled = value.localName === 'dd' && value.previousElementSibling?.localName === 'dt';
+  return labelled && list?.localName === 'dl' && list.childElementCount === 2 ? list : value;
+}
+
+/**
+ * What goes when a thread rule matched `element`: a count or a status with its label, a member's
+ * rank alone (the name beside it stays). Undefined for other rules.
+ */
+export function threadFurniturePruned(rule: string, element: Element): Element | undefined {
+  if (rule === POST_COUNT || rule === THREAD_STATUS) return valueWithLabel(element);
+  if (rule === MEMBER_RANK) return element;
+  return undefined;
+}
