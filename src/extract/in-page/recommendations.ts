@@ -32,6 +32,8 @@ const COMMENT_FORM_HEADING =
 /** The heading of readers' comments: "Comments", "12 Responses", "Comments (3)". */
 const COMMENTS_HEADING = /^(?:[\d,]+ )?(?:comments?|responses?|replies)(?: \([\d,]+\))?$/i;
 
+const LEADING_SYMBOLS = /^[^\p{L}\p{N}]+/u;
+
 /**
  * The heading's words as a reader sees them: markup splits "<span>8</span>\n  Reviews" over lines,
  * and an emoji or a bullet may lead them ("🔥 Recommended posts").
@@ -39,8 +41,6 @@ const COMMENTS_HEADING = /^(?:[\d,]+ )?(?:comments?|responses?|replies)(?: \([\d
 function headingText(element: Element): string {
   return oneLine(element.textContent ?? '').replace(LEADING_SYMBOLS, '');
 }
-
-const LEADING_SYMBOLS = /^[^\p{L}\p{N}]+/u;
 
 function isShortHeading(element: Element, stats: StatsMap): boolean {
   if (!isHeading(element) && element.getAttribute('role') !== 'heading') return false;
