@@ -114,6 +114,21 @@ describe('threads', () => {
     expect(md).toMatch(/\| 40 \| 6 \|/);
   });
 
+  it("drops a post's like count and its buttons written as text ('7 Likes', 'Quote'), and keeps them in a post's words", async () => {
+    const post = (n: number) =>
+      `<div class="topic-post"><div class="cooked"><p>Post ${n}: ${PROSE}</p></div>` +
+      `<div class="post-menu"><div class="likes"><span>${n + 6} Likes</span></div><div><span>Quote</span></div><div><span>Reply</span></div></div></div>`;
+    const md = await markdownOf(
+      `<main><h1>Opting in to the MSRV-aware resolver</h1>${[1, 2, 3].map(post).join('')}` +
+        '<div class="topic-post"><div class="cooked"><p>Quote</p><p>Reply to the thread above: we had 7 likes in an hour.</p></div></div></main>',
+      { url: 'https://forum.example.com/t/opting-in-to-the-msrv-aware-resolver/1069' },
+    );
+    expect(md).toContain('Post 3:');
+    expect(md).not.toMatch(/^(?:\d+ Likes|Reply)$/m);
+    expect(md.match(/^Quote$/gm)).toHaveLength(1);
+    expect(md).toContain('we had 7 likes in an hour');
+  });
+
   it("drops a locked thread's status with its label, and keeps a post that says the words in a sentence", async () => {
     const md = await markdownOf(
       `<main><h1>Which NAS for a home lab?</h1><dl class="blockStatus"><dt>Status</dt><dd>Not open for further replies.</dd></dl>` +

@@ -3,16 +3,21 @@ import type { ElementStats } from './measure.js';
 import { oneLine } from './text.js';
 
 /**
- * What a forum or Q&A page sets around its posts besides the posts: vote and post counts, members'
- * ranks, the thread's status. Asked only on a thread page, inside the boilerplate walk.
+ * What a forum or Q&A page sets around its posts besides the posts: vote, like and post counts,
+ * buttons written as text, members' ranks, the thread's status. Asked only on a thread page,
+ * inside the boilerplate walk.
  */
 
 const POST_COUNT = 'post count';
 const MEMBER_RANK = 'member rank';
 const THREAD_STATUS = 'thread status';
 
-/** A count as sites show one: "11", "-3", "1,204", "2.5k". */
-const COUNT = /^[-+]?\d[\d.,]*[km]?$/i;
+/** A count as sites show one: "11", "-3", "1,204", "2.5k", "3 likes", "12 votes". */
+const COUNT = /^[-+]?\d[\d.,]*[km]?(?: (?:likes?|votes?|reactions?|upvotes?|points?))?$/i;
+
+/** A post's buttons, where the page writes them as text: "Quote", "Reply", "Report". */
+const POST_ACTION = /^(?:quote|multi-?quote|reply|like|share|report|permalink)$/i;
+const POST_ACTION_RULE = 'post action';
 
 /**
  * Where a number alone is the text's own: a table (a cell, a row of digits), code, a footnote mark.
@@ -23,7 +28,14 @@ const NUMBER_PLACES = 'a, table, code, pre, sup, sub';
 
 /** An element holding nothing but a count: a post's votes, likes or replies. */
 function isLoneCount(element: Element, own: ElementStats): boolean {
-  return own.text <= 8 && COUNT.test((element.textContent ?? '').trim()) && element.closest(NUMBER_PLACES) === null;
+  return own.text <= 20 && COUNT.test(oneLine(element.textContent ?? '')) && element.closest(NUMBER_PLACES) === null;
+}
+
+/** A paragraph or a list item of one word is the post's own text, however short; a label is not. */
+const TEXT_TAGS = new Set(['p', 'li', 'blockquote', 'td', 'th', 'dd']);
+
+function isPostAction(element: Element, own: ElementStats): boolean {
+  return own.text <= 12 && !TEXT_TAGS.has(element.localName) && POST_ACTION.test(oneLine(element.textContent ?? ''));
 }
 
 /** Longer than this, a box named for a member's rank holds more than the rank. */
@@ -44,6 +56,7 @@ function isThreadStatus(element: Element, own: ElementStats): boolean {
  */
 export function threadFurnitureRule(element: Element, own: ElementStats, postFurniturePass: boolean): string | undefined {
   if (isLoneCount(element, own)) return POST_COUNT;
+  if (isPostAction(element, own)) return POST_ACTION_RULE;
   if (isThreadStatus(element, own)) return THREAD_STATUS;
   if (postFurniturePass && own.text <= MAX_RANK && hasMemberRankName(element)) return MEMBER_RANK;
   return undefined;
