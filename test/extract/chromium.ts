@@ -1,4 +1,5 @@
 import { type Browser, chromium, type Page } from 'playwright-core';
+import { afterAll, beforeAll } from 'vitest';
 import { BASELINE_CHROMIUM_ARGS } from '../../scripts/baseline-chromium.js';
 import { FEATURE_LAUNCH_OPTIONS } from '../../src/browser/chromium-process.js';
 import { type ExtractOptions, extractMarkdown } from '../../src/extract/extract.js';
@@ -31,6 +32,32 @@ export async function markdownOf(browser: Browser, body: string, options: Partia
   } finally {
     await page.close();
   }
+}
+
+/** A test file's own Chromium, and its markdown with the file's defaults under each call's options. */
+export interface FileChromium {
+  /** The browser, once the file's tests run. */
+  browser(): Browser;
+  markdownOf(body: string, options?: Partial<ExtractOptions>, head?: string): Promise<string>;
+}
+
+/** Launches one Chromium before the calling file's tests and closes it after them. */
+export function chromiumForFile(defaults: Partial<ExtractOptions> = {}): FileChromium {
+  let launched: Browser | undefined;
+  beforeAll(async () => {
+    launched = await launchChromium();
+  });
+  afterAll(async () => {
+    await launched?.close();
+  });
+  const browser = (): Browser => {
+    if (!launched) throw new Error('Chromium is launched before the tests of the file, not at its top level');
+    return launched;
+  };
+  return {
+    browser,
+    markdownOf: (body, options = {}, head = '') => markdownOf(browser(), body, { ...defaults, ...options }, head),
+  };
 }
 
 /** Two sentences of filler prose: enough text for a block to score as a paragraph of content. */

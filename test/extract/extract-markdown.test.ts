@@ -1,21 +1,10 @@
-import type { Browser } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type ExtractOptions, extractMarkdown, InvalidSelector } from '../../src/extract/extract.js';
-import { launchChromium, markdownOf as markdownWith, PROSE, pageWith } from './chromium.js';
+import { describe, expect, it } from 'vitest';
+import { extractMarkdown, InvalidSelector } from '../../src/extract/extract.js';
+import { chromiumForFile, PROSE, pageWith } from './chromium.js';
 
 const URL_ = 'https://example.com/blog/post.html';
 
-let browser: Browser;
-beforeAll(async () => {
-  browser = await launchChromium();
-});
-afterAll(async () => {
-  await browser?.close();
-});
-
-function markdownOf(body: string, options: Partial<ExtractOptions> = {}, head = ''): Promise<string> {
-  return markdownWith(browser, body, options, head);
-}
+const { browser, markdownOf } = chromiumForFile();
 
 describe('markdown structure', () => {
   it('writes ATX headings, paragraphs and inline emphasis', async () => {
@@ -991,7 +980,7 @@ describe('metadata', () => {
     const html =
       '<!doctype html><html lang="en_us"><head><title> The  page </title>' +
       '<meta name="description" content="What it is about"></head><body><main><p>one two three, four-five</p></main></body></html>';
-    const page = await pageWith(browser, html);
+    const page = await pageWith(browser(), html);
     try {
       const result = await extractMarkdown(page, { url: URL_ });
       expect(result).toEqual({
@@ -1010,7 +999,7 @@ describe('metadata', () => {
     const html =
       '<html><head><meta property="og:title" content="OG title"><meta property="og:description" content="OG text">' +
       '</head><body><p>x</p></body></html>';
-    const page = await pageWith(browser, html);
+    const page = await pageWith(browser(), html);
     try {
       const result = await extractMarkdown(page, { url: URL_ });
       expect([result.title, result.description, result.language]).toEqual(['OG title', 'OG text', '']);

@@ -1,23 +1,12 @@
-import type { Browser } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type ExtractOptions, extractMarkdown } from '../../src/extract/extract.js';
-import { launchChromium, markdownOf as markdownWith, PROSE } from './chromium.js';
+import { describe, expect, it } from 'vitest';
+import { extractMarkdown } from '../../src/extract/extract.js';
+import { chromiumForFile, PROSE } from './chromium.js';
 
 /** The furniture of cards, widgets and comment forms that the later rounds of extraction work drop or keep. */
 
 const PRODUCT_HEAD = '<script type="application/ld+json">{"@context":"https://schema.org","@type":"Product","name":"KALLAX shelf unit"}</script>';
 
-let browser: Browser;
-beforeAll(async () => {
-  browser = await launchChromium();
-});
-afterAll(async () => {
-  await browser?.close();
-});
-
-function markdownOf(body: string, options: Partial<ExtractOptions> = {}, head = ''): Promise<string> {
-  return markdownWith(browser, body, { onlyMainContent: true, ...options }, head);
-}
+const { browser, markdownOf } = chromiumForFile({ onlyMainContent: true });
 
 describe('card furniture', () => {
   it("drops a button said in every card ('Read case study'), and keeps lines that differ from card to card", async () => {
@@ -217,7 +206,7 @@ describe('publishers\' widgets', () => {
 
 describe('noscript', () => {
   it('drops a JavaScript notice longer than a line when scripts are off, and keeps a longer noscript fallback', async () => {
-    const context = await browser.newContext({ javaScriptEnabled: false });
+    const context = await browser().newContext({ javaScriptEnabled: false });
     try {
       const page = await context.newPage();
       await page.route('**/*', (route) => route.abort());

@@ -21,7 +21,7 @@ import {
 import { isItemList } from './item-lists.js';
 import { BLOCK_TAGS } from './markdown.js';
 import { type ElementStats, linkDensity, type StatsMap } from './measure.js';
-import { commentWidget, isCommentHeading, isRecommendationHeading, isReviewHeading, recommendationWidget } from './recommendations.js';
+import { commentHeading, commentWidget, isRecommendationHeading, isReviewHeading, recommendationWidget } from './recommendations.js';
 import { hasLetterOrDigit, lowerCaseLetterRuns, oneLine } from './text.js';
 import { threadFurniturePruned, threadFurnitureRule } from './thread-furniture.js';
 
@@ -37,7 +37,7 @@ export interface PruneOptions {
   /** Comment threads are the content (forums). */
   keepComments: boolean;
   /** A thread (a forum, a Q&A page): its counts, ranks and status are furniture (`thread-furniture.ts`). */
-  threadPage?: boolean;
+  threadPage: boolean;
   /** A single product: other products (cards), reviews and purchase forms are not its content. */
   productPage: boolean;
   /** A shop's page (a product or a listing of them): customers' reviews of its goods are not its content. */
@@ -403,8 +403,9 @@ const parentHasWords = new WeakMap<Element, boolean>();
  */
 function smallWidget(heading: Element, stats: StatsMap, root: Element, area: AreaSize, options: PruneOptions): Element[] | undefined {
   const recommendation = isRecommendationHeading(heading, stats) || (options.dropReviews && isReviewHeading(heading, stats));
-  if (!recommendation && !isCommentHeading(heading, stats, options.keepComments)) return undefined;
-  const widget = recommendation ? recommendationWidget(heading, stats, root, options.productPage) : commentWidget(heading, stats, root);
+  const comments = recommendation ? undefined : commentHeading(heading, stats, options.keepComments);
+  if (!recommendation && !comments) return undefined;
+  const widget = comments ? commentWidget(heading, comments, stats, root) : recommendationWidget(heading, stats, root, options.productPage);
   if (recommendation && options.productPage) return widget;
   const nonLink = widget.reduce((sum, element) => sum + nonLinkText(stats.get(element)), 0);
   return nonLink < area.nonLink * 0.4 ? widget : [];

@@ -68,14 +68,18 @@ export function isReviewHeading(element: Element, stats: StatsMap): boolean {
   return isShortHeading(element, stats) && REVIEW_HEADING.test(headingText(element));
 }
 
+/** What a comment heading heads: the form to add a comment, or the comments themselves. */
+export type CommentHeading = 'form' | 'section';
+
 /**
- * The heading of a comment form, on any page (on a forum the thread is the content, the form to
- * add to it is not), or, where comments are not the content, of the comment section.
+ * Whether `element` heads a comment form, on any page (on a forum the thread is the content, the
+ * form to add to it is not), or, where comments are not the content, the comment section.
  */
-export function isCommentHeading(element: Element, stats: StatsMap, keepComments: boolean): boolean {
-  if (!isShortHeading(element, stats)) return false;
+export function commentHeading(element: Element, stats: StatsMap, keepComments: boolean): CommentHeading | undefined {
+  if (!isShortHeading(element, stats)) return undefined;
   const text = headingText(element);
-  return COMMENT_FORM_HEADING.test(text) || (!keepComments && COMMENTS_HEADING.test(text));
+  if (COMMENT_FORM_HEADING.test(text)) return 'form';
+  return !keepComments && COMMENTS_HEADING.test(text) ? 'section' : undefined;
 }
 
 /** The first child holding measured text. */
@@ -114,7 +118,7 @@ const MAX_COMMENT_NOTE = 400;
  * the short blocks and forms after it up to the next heading. A section of prose after a bare
  * "Comments" is a text about comments (a style guide's), not a place for them: nothing goes.
  */
-export function commentWidget(heading: Element, stats: StatsMap, stop: Element): Element[] {
+export function commentWidget(heading: Element, kind: CommentHeading, stats: StatsMap, stop: Element): Element[] {
   const head = widgetHead(heading, stats, stop);
   const widget = [head];
   for (let next = head.nextElementSibling; next; next = next.nextElementSibling) {
@@ -123,8 +127,7 @@ export function commentWidget(heading: Element, stats: StatsMap, stop: Element):
     if (isHeading(next) || (next.localName !== 'form' && own.text > MAX_COMMENT_NOTE)) break;
     widget.push(next);
   }
-  const isForm = COMMENT_FORM_HEADING.test(headingText(heading));
-  return isForm || widget.every((element) => (stats.get(element)?.maxProse ?? 0) < PROSE) ? widget : [];
+  return kind === 'form' || widget.every((element) => (stats.get(element)?.maxProse ?? 0) < PROSE) ? widget : [];
 }
 
 /**

@@ -27,15 +27,15 @@ const POST_ACTION_RULE = 'post action';
 const NUMBER_PLACES = 'a, table, code, pre, sup, sub';
 
 /** An element holding nothing but a count: a post's votes, likes or replies. */
-function isLoneCount(element: Element, own: ElementStats): boolean {
-  return own.text <= 20 && COUNT.test(oneLine(element.textContent ?? '')) && element.closest(NUMBER_PLACES) === null;
+function isLoneCount(element: Element, own: ElementStats, text: string): boolean {
+  return own.text <= 20 && COUNT.test(text) && element.closest(NUMBER_PLACES) === null;
 }
 
 /** A paragraph or a list item of one word is the post's own text, however short; a label is not. */
 const TEXT_TAGS = new Set(['p', 'li', 'blockquote', 'td', 'th', 'dd']);
 
-function isPostAction(element: Element, own: ElementStats): boolean {
-  return own.text <= 12 && !TEXT_TAGS.has(element.localName) && POST_ACTION.test(oneLine(element.textContent ?? ''));
+function isPostAction(element: Element, own: ElementStats, text: string): boolean {
+  return own.text <= 12 && !TEXT_TAGS.has(element.localName) && POST_ACTION.test(text);
 }
 
 /** Longer than this, a box named for a member's rank holds more than the rank. */
@@ -43,10 +43,8 @@ const MAX_RANK = 60;
 
 /** A thread's state, said above or below its posts: "Not open for further replies", "This thread has been locked". */
 const THREAD_STATUS_WORDS = /^(?:not open for further replies|this (?:thread|topic) (?:is|has been|was) (?:locked|closed|archived))\b/i;
-
-function isThreadStatus(element: Element, own: ElementStats): boolean {
-  return own.text <= 150 && THREAD_STATUS_WORDS.test(oneLine(element.textContent ?? ''));
-}
+/** Longer than this, an element is more than a count, a button or a status: its text is not read. */
+const MAX_STATUS = 150;
 
 /**
  * The rule (named for debugging) by which `element` is a thread's furniture, or undefined.
@@ -55,9 +53,12 @@ function isThreadStatus(element: Element, own: ElementStats): boolean {
  * and an avatar that reads as a link list, and the name would go with it.
  */
 export function threadFurnitureRule(element: Element, own: ElementStats, postFurniturePass: boolean): string | undefined {
-  if (isLoneCount(element, own)) return POST_COUNT;
-  if (isPostAction(element, own)) return POST_ACTION_RULE;
-  if (isThreadStatus(element, own)) return THREAD_STATUS;
+  if (own.text <= MAX_STATUS) {
+    const text = oneLine(element.textContent ?? '');
+    if (isLoneCount(element, own, text)) return POST_COUNT;
+    if (isPostAction(element, own, text)) return POST_ACTION_RULE;
+    if (THREAD_STATUS_WORDS.test(text)) return THREAD_STATUS;
+  }
   if (postFurniturePass && own.text <= MAX_RANK && hasMemberRankName(element)) return MEMBER_RANK;
   return undefined;
 }
