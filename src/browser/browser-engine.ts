@@ -1,7 +1,8 @@
 import type { Logger } from 'pino';
 import type { Config } from '../config.js';
-import { AddressPolicy, type HostResolver } from '../net/address-policy.js';
+import { AddressPolicy, type HostResolver, systemResolver } from '../net/address-policy.js';
 import { createGuardedFetch, type GuardedFetcher } from '../net/guarded-fetch.js';
+import { createHostCache } from '../net/host-cache.js';
 import { BrowserPool } from './browser-pool.js';
 
 /** The parts of the container that reach the outside world for callers. */
@@ -17,7 +18,7 @@ export function createBrowserEngine(config: Config, logger: Logger, resolver?: H
   const addressPolicy = new AddressPolicy({
     allowPrivateNetworks: config.egress.allowPrivateNetworks,
     allowPrivateHosts: config.egress.allowPrivateHosts,
-    resolver,
+    resolver: createHostCache(resolver ?? systemResolver),
   });
   const browser = new BrowserPool({
     executablePath: config.browser.chromiumPath,
