@@ -1,5 +1,5 @@
 import type { Page } from 'playwright-core';
-import type { PageExtractOptions, PageExtractOutcome } from './in-page/entry.js';
+import type { ExtractionFallback, PageExtractOptions, PageExtractOutcome } from './in-page/entry.js';
 import { countWords, finishMarkdown, markdownText } from './in-page/text.js';
 import { bundlePageFunction, runPageFunction, siblingModule } from './page-script.js';
 
@@ -27,7 +27,11 @@ export interface ExtractResult {
   /** BCP 47 language of the page (html lang / meta), '' when unknown. */
   language: string;
   wordCount: number;
+  /** Set when the main-content steps could not be used on this page and the plain conversion answered. */
+  fallback?: ExtractionFallback;
 }
+
+export type { ExtractionFallback };
 
 /** A selector in `includeTags` / `excludeTags` that the browser cannot parse (a 422 for callers). */
 export class InvalidSelector extends Error {

@@ -24,6 +24,7 @@ import { type ElementStats, linkDensity, type StatsMap } from './measure.js';
 import { commentHeading, commentWidget, isRecommendationHeading, isReviewHeading, recommendationWidget } from './recommendations.js';
 import { hasLetterOrDigit, lowerCaseLetterRuns, oneLine } from './text.js';
 import { threadFurniturePruned, threadFurnitureRule } from './thread-furniture.js';
+import { checkBudget } from './work-budget.js';
 
 /**
  * Boilerplate inside a chosen area, decided top-down so that a pruned element's descendants are
@@ -430,6 +431,7 @@ export function pruneBoilerplate(roots: Element[], stats: StatsMap, options: Pru
     for (let child = element.firstElementChild; child; child = child.nextElementSibling) {
       const own = stats.get(child);
       if (!own || own.text === 0 || pruned.has(child)) continue;
+      checkBudget();
       if (isInlineInText(child)) continue;
       const rule = boilerplateRule(child, own, stats, options, area);
       if (rule) found.push(withReason(prunedFor(rule, child, stats, root, options), rule, child, options));

@@ -2,8 +2,20 @@ import { findMainContent } from './main-content.js';
 import { type MarkdownContext, toMarkdown } from './markdown.js';
 import { readMetadata } from './metadata.js';
 import { collapseWhitespace, countWords, countWordsUpTo, escapeInline, lowerCaseWords, markdownText } from './text.js';
+import { plainMarkdown } from './plain-markdown.js';
 import { documentBase } from './urls.js';
 import { createVisibilityFilter, isKept } from './visibility.js';
+import {
+  currentStepName,
+  endBudget,
+  MAIN_CONTENT_TIME_MS,
+  MAX_MAIN_CONTENT_DEPTH,
+  MAX_MAIN_CONTENT_ELEMENTS,
+  measureDomSize,
+  startBudget,
+  step,
+  WorkBudgetExceeded,
+} from './work-budget.js';
 
 /** Runs inside the page: the whole extraction, from the live DOM to markdown and metadata. */
 
@@ -20,6 +32,18 @@ export interface PageExtractResult {
   title: string;
   description: string;
   language: string;
+  /** Set when the main-content extraction could not be used and the plain conversion answered. */
+  fallback?: ExtractionFallback;
+}
+
+/** Why the plain conversion answered: for the caller's warning and the service's log. */
+export interface ExtractionFallback {
+  reason: 'too-large' | 'too-deep' | 'out-of-time' | 'failed';
+  /** The step that failed or ran out of time ('' before the first). */
+  step: string;
+  message: string;
+  /** The plain conversion itself stopped early (time or length). */
+  truncated: boolean;
 }
 
 export type PageExtractOutcome = PageExtractResult | { invalidSelector: string };
@@ -36,12 +60,21 @@ function invalidSelector(selectors: string[]): string | undefined {
   });
 }
 
-/** Elements matching any selector, outermost only, in document order; invalid selectors throw. */
+/**
+ * Elements matching any selector, outermost only, in document order; invalid selectors throw.
+ * Linear in the matches (a `*` on a large page matches every element): each match looks up its
+ * ancestors in the set rather than comparing itself with every other match.
+ */
 function selectAll(selectors: string[]): Element[] {
   const found = new Set<Element>();
   for (const selector of selectors) for (const element of Array.from(document.querySelectorAll(selector))) found.add(element);
-  const ordered = [...found].sort((a, b) => (a.compareDocumentPosition(b) & Node.DOCUMENT_POSITION_FOLLOWING ? -1 : 1));
-  return ordered.filter((element) => !ordered.some((other) => other !== element && other.contains(element)));
+  const outermost = [...found].filter((element) => {
+    for (let parent = element.parentElement; parent; parent = parent.parentElement) if (found.has(parent)) return false;
+    return true;
+  });
+  // One selector's matches come in document order already.
+  if (selectors.length > 1) outermost.sort((a, b) => (a.compareDocumentPosition(b) & Node.DOCUMENT_POSITION_FOLLOWING ? -1 : 1));
+  return outermost;
 }
 
 function words(text: string): string {
@@ -60,9 +93,8 @@ function withStructuredDescription(markdown: string, description: string): strin
 /** Below this many words the visible page had no main content to speak of. */
 const NEAR_EMPTY_WORDS = 30;
 
-function extract(options: PageExtractOptions, showHidden: boolean): string {
+function extract(options: PageExtractOptions, showHidden: boolean, body: Element): string {
   const excluded = new Set(selectAll(options.excludeTags));
-  const body = document.body ?? document.documentElement;
   const base = documentBase(options.url);
   if (options.includeTags.length > 0 || !options.onlyMainContent) {
     const visible = createVisibilityFilter(showHidden);
@@ -77,7 +109,7 @@ function extract(options: PageExtractOptions, showHidden: boolean): string {
     keep: (element) => main.stats.has(element) && !main.pruned.has(element),
     written: new Map<string, Element>(),
   };
-  return withStructuredDescription(toMarkdown(main.roots, context), main.productDescription);
+  return withStructuredDescription(step('markdown', () => toMarkdown(main.roots, context)), main.productDescription);
 }
 
 /** Words of `markdown` as a reader sees them, counted up to `limit` only. */
@@ -85,18 +117,74 @@ function wordsUpTo(markdown: string, limit: number): number {
   return countWordsUpTo(markdownText(markdown), limit);
 }
 
+/** Markdown of at most this many characters; a page's text is rarely a tenth of it. */
+const MAX_MARKDOWN_CHARS = 5_000_000;
+/** Time the plain conversion may take after the main-content extraction gave up. */
+const PLAIN_TIME_MS = 5_000;
+
 export function extractInPage(options: PageExtractOptions): PageExtractOutcome {
   const invalid = invalidSelector([...options.includeTags, ...options.excludeTags]);
   if (invalid !== undefined) return { invalidSelector: invalid };
-  let markdown = extract(options, false);
+  // A page's scripts can remove the whole document (anti-adblock walls do): nothing to read.
+  const body = document.body ?? document.documentElement;
+  if (!body) return { markdown: '', ...readMetadata() };
+  const size = measureDomSize(body);
+  if (size.depth > MAX_MAIN_CONTENT_DEPTH) {
+    return plain(options, body, 'too-deep', '', `The page nests elements more than ${MAX_MAIN_CONTENT_DEPTH} deep`);
+  }
+  if (size.elements > MAX_MAIN_CONTENT_ELEMENTS) {
+    return plain(options, body, 'too-large', '', `The page has more than ${MAX_MAIN_CONTENT_ELEMENTS.toLocaleString('en')} elements`);
+  }
+  startBudget(MAIN_CONTENT_TIME_MS);
+  try {
+    return { markdown: mainMarkdown(options, body), ...readMetadata() };
+  } catch (error) {
+    const message = error instanceof Error ? `${error.name}: ${error.message}` : String(error);
+    return plain(options, body, error instanceof WorkBudgetExceeded ? 'out-of-time' : 'failed', currentStepName(), message);
+  } finally {
+    endBudget();
+  }
+}
+
+function mainMarkdown(options: PageExtractOptions, body: Element): string {
+  let markdown = extract(options, false, body);
   // Some pages keep their content hidden (display: none) until their scripts reveal it; when
   // scripts did not run or failed, the hidden content is still the page's content.
   const mainContent = options.onlyMainContent && options.includeTags.length === 0;
   const visibleWords = mainContent ? wordsUpTo(markdown, NEAR_EMPTY_WORDS) : NEAR_EMPTY_WORDS;
   if (visibleWords < NEAR_EMPTY_WORDS) {
-    const revealed = extract(options, true);
+    const revealed = step('hidden content', () => extract(options, true, body));
     const revealedWords = wordsUpTo(revealed, Math.max(NEAR_EMPTY_WORDS, 3 * visibleWords + 1));
     if (revealedWords >= NEAR_EMPTY_WORDS && revealedWords > 3 * visibleWords) markdown = revealed;
   }
-  return { markdown, ...readMetadata() };
+  return markdown;
+}
+
+/** The plain conversion of the whole visible page (or the included elements), with why it answered. */
+function plain(options: PageExtractOptions, body: Element, reason: ExtractionFallback['reason'], failedStep: string, message: string): PageExtractResult {
+  const excluded = new Set(selectAll(options.excludeTags));
+  const visible = createVisibilityFilter(false);
+  const roots = options.includeTags.length > 0 ? selectAll(options.includeTags) : [body];
+  let converted: { markdown: string; truncated: boolean };
+  try {
+    converted = plainMarkdown(roots, {
+      base: documentBase(options.url),
+      keep: (element) => visible(element) && !excluded.has(element),
+      deadline: performance.now() + PLAIN_TIME_MS,
+      maxChars: MAX_MARKDOWN_CHARS,
+    });
+  } catch {
+    // Nothing left to try but the text the browser lays out.
+    const text = (body as HTMLElement).innerText ?? body.textContent ?? '';
+    converted = { markdown: escapeInline(text.slice(0, MAX_MARKDOWN_CHARS)), truncated: text.length > MAX_MARKDOWN_CHARS };
+  }
+  return { markdown: converted.markdown, ...safeMetadata(), fallback: { reason, step: failedStep, message, truncated: converted.truncated } };
+}
+
+function safeMetadata(): ReturnType<typeof readMetadata> {
+  try {
+    return readMetadata();
+  } catch {
+    return { title: document.title ?? '', description: '', language: '' };
+  }
 }

@@ -5,6 +5,7 @@ import { isItemList, isTeaserList, itemListShare, teaserShare } from './item-lis
 import { type ElementStats, linkDensity, liveElements, measure, type StatsMap } from './measure.js';
 import { detectPageType, type PageType, readStructuredData, type StructuredData } from './page-type.js';
 import { lowerCaseWords } from './text.js';
+import { step } from './work-budget.js';
 
 /**
  * Finds the page's main content in three steps: the main area (`<main>` when the page has a
@@ -373,10 +374,10 @@ const BESIDE_TYPES = new Set<PageType>(['listing', 'product', 'other']);
 
 /** `reasons`, for debugging, is filled with the rule that pruned each element. */
 export function findMainContent(body: Element, keep: (element: Element) => boolean, url: string, reasons?: Map<Element, string>): MainContent {
-  const stats = measure(body, keep);
-  const data = readStructuredData();
-  const area = titledArticle(body, stats) ?? mainArea(body, stats);
-  const pageType = detectPageType(data, url, () => itemListShare(area, stats));
+  const stats = step('measure', () => measure(body, keep));
+  const data = step('structured data', readStructuredData);
+  const area = step('main area', () => titledArticle(body, stats) ?? mainArea(body, stats));
+  const pageType = step('page type', () => detectPageType(data, url, () => itemListShare(area, stats)));
   const pruned = new Set<Element>();
   const areaOptions: PruneOptions = {
     includesChrome: area === body,
@@ -388,26 +389,31 @@ export function findMainContent(body: Element, keep: (element: Element) => boole
     articleBody: false,
     ...(reasons ? { reasons } : {}),
   };
-  discountPruned(pruneBoilerplate([area], stats, areaOptions, pruned), stats);
-  discountPruned(pruneCardButtons(area, stats, pruned, reasons), stats);
-  const scores = scoreCandidates(area, liveElements(area, stats, pruned), stats);
+  step('boilerplate', () => discountPruned(pruneBoilerplate([area], stats, areaOptions, pruned), stats));
+  step('card buttons', () => discountPruned(pruneCardButtons(area, stats, pruned, reasons), stats));
+  const scores = step('scoring', () => scoreCandidates(area, liveElements(area, stats, pruned), stats));
   const candidate = climb(bestCandidate(scores, area), scores, stats, area);
-  const roots = withSiblings(candidate, scores, stats, pruned, pageType !== 'article');
-  const narrow =
-    !isOneOfSections(candidate, stats, pruned) &&
-    holdsMostOfArea(roots, area, stats, pruned, pageType) && !isItemList(candidate, stats, 4) && holdsMostProse(roots, area, stats, pruned);
+  const roots = step('siblings', () => withSiblings(candidate, scores, stats, pruned, pageType !== 'article'));
+  const narrow = step(
+    'narrowing',
+    () =>
+      !isOneOfSections(candidate, stats, pruned) &&
+      holdsMostOfArea(roots, area, stats, pruned, pageType) && !isItemList(candidate, stats, 4) && holdsMostProse(roots, area, stats, pruned),
+  );
   const description = productDescription(pageType, data);
   if (!narrow) {
     // A thread is its posts, a product its description: the furniture around them (user cards,
     // dates, vote, share and category links) goes.
-    if (pageType === 'forum' || pageType === 'product') pruneArticleBody([area], stats, areaOptions, pruned);
-    const beside = area !== body && BESIDE_TYPES.has(pageType) ? proseBesideArea(area, body, stats) : [];
-    if (beside.length > 0) discountPruned(pruneBoilerplate(beside, stats, { ...areaOptions, includesChrome: true }, pruned), stats);
+    if (pageType === 'forum' || pageType === 'product') step('post furniture', () => pruneArticleBody([area], stats, areaOptions, pruned));
+    const beside = area !== body && BESIDE_TYPES.has(pageType) ? step('prose beside', () => proseBesideArea(area, body, stats)) : [];
+    if (beside.length > 0) step('boilerplate beside', () => discountPruned(pruneBoilerplate(beside, stats, { ...areaOptions, includesChrome: true }, pruned), stats));
     return { roots: [area, ...beside], pruned, pageType, productDescription: description, narrowed: false, stats };
   }
   // A body that is a list of teasers is made of the headlines, bylines and dates an article body
   // sheds. (Articles are left out: their bodies hold lists that look like teasers, reading lists.)
-  if (pageType === 'article' || !isTeaserBody(roots, stats)) pruneArticleBody(roots, stats, { ...areaOptions, dropHeadline: pageType === 'article', dropTeasers: pageType === 'article' }, pruned);
+  if (pageType === 'article' || !isTeaserBody(roots, stats)) {
+    step('article body', () => pruneArticleBody(roots, stats, { ...areaOptions, dropHeadline: pageType === 'article', dropTeasers: pageType === 'article' }, pruned));
+  }
   return { roots, pruned, pageType, productDescription: description, narrowed: true, stats };
 }
 

@@ -2,6 +2,7 @@ import { HARD_BREAK, InlineRun } from './inline-run.js';
 import { serializeTable } from './markdown-table.js';
 import { collapseWhitespace, escapeInline, escapeLineStart } from './text.js';
 import { absoluteUrl, imageSource } from './urls.js';
+import { checkBudget } from './work-budget.js';
 
 /**
  * DOM -> GitHub-flavoured markdown, reading the live DOM without changing it. Block structure is
@@ -63,6 +64,7 @@ function hasBlockDescendant(element: Element): boolean {
 
 /** The blocks of one element, without copies of blocks written before. */
 export function elementBlocks(element: Element, context: MarkdownContext): string[] {
+  checkBudget();
   if (!context.keep(element)) return [];
   const blocks = tagBlocks(element, context);
   return context.written && isCopy(element, joined(blocks), context) ? [] : blocks;

@@ -36,9 +36,10 @@ export function readMetadata(): PageMetadata {
     'meta[property="og:description"]',
     'meta[name="twitter:description"]',
   ]);
+  const root = document.documentElement;
   const language =
-    normaliseLanguage(document.documentElement.getAttribute('lang')) ||
-    normaliseLanguage(document.documentElement.getAttribute('xml:lang')) ||
+    normaliseLanguage(root?.getAttribute('lang')) ||
+    normaliseLanguage(root?.getAttribute('xml:lang')) ||
     normaliseLanguage(metaContent(['meta[http-equiv="content-language" i]', 'meta[name="language" i]'])) ||
     normaliseLanguage(metaContent(['meta[property="og:locale"]']));
   return { title, description, language };
