@@ -11,9 +11,16 @@ export interface ChargeRequest {
   requestId: string;
 }
 
+/** Billable work whose result may turn out not to be worth charging for (an empty page). */
+export interface ChargedWork<T> extends ChargeRequest {
+  /** True for a result that is answered but not charged: the credits are given back. */
+  isFree?: (result: T) => boolean;
+}
+
 /**
  * Runs billable work: credits are reserved first (402 when the balance cannot cover them),
- * kept when the work succeeds and refunded when it throws. The ledger records both.
+ * kept when the work succeeds and refunded when it throws or its result is free. The ledger
+ * records both.
  */
 export class Billing {
   constructor(
@@ -21,7 +28,7 @@ export class Billing {
     private readonly accounts: AccountService,
   ) {}
 
-  async run<T>({ principal, cost, operation, requestId }: ChargeRequest, work: () => Promise<T>): Promise<T> {
+  async run<T>({ principal, cost, operation, requestId, isFree }: ChargedWork<T>, work: () => Promise<T>): Promise<T> {
     if (cost <= 0) return work();
     const reservation = await this.credits.reserve(
       principal.userId,
@@ -30,11 +37,14 @@ export class Billing {
       requestId,
       this.accounts.grantFor(principal.user.plan),
     );
+    let result: T;
     try {
-      return await work();
+      result = await work();
     } catch (error) {
       await this.credits.refund(reservation);
       throw error;
     }
+    if (isFree?.(result)) await this.credits.refund(reservation);
+    return result;
   }
 }

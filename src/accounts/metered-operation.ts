@@ -25,6 +25,8 @@ export interface MeteredRequest<T> {
   operation: string;
   cost: number;
   cache: Pick<CacheLookup<T>, 'key' | 'maxAgeSeconds' | 'isUsable' | 'toCacheValue'>;
+  /** A result answered without charge, and not cached (an empty page: a retry may find more). */
+  isFree?: (value: T) => boolean;
 }
 
 export interface MeteredResult<T> {
@@ -36,17 +38,27 @@ export interface MeteredResult<T> {
 /**
  * The path every billable operation takes: a per-account concurrency slot, then the credit
  * reservation, then the caller's result cache, then the work. A cached answer is charged like
- * a fresh one; credits are refunded when anything after the reservation fails, and the slot
- * is given back whatever happens.
+ * a fresh one; credits are refunded when anything after the reservation fails or the result is
+ * free, and the slot is given back whatever happens.
  */
 export async function runMetered<T>(deps: MeteredDeps, request: MeteredRequest<T>, produce: () => Promise<T>): Promise<MeteredResult<T>> {
   const { principal, requestId, log, operation, cost } = request;
   const release = await takeConcurrencySlot(deps.concurrency, deps.config.plans, principal);
   try {
-    const lookup = { ...request.cache, cache: deps.cache, userId: principal.userId, ttlSeconds: deps.config.web.cacheTtlSeconds, log };
-    const { value, cache } = await deps.billing.run({ principal, cost, operation, requestId }, () => readThrough(lookup, produce));
-    deps.metrics?.observeMeteredOperation(operation, cache, cost);
-    return { value, cache, creditsCost: cost };
+    const { isFree } = request;
+    const lookup = {
+      ...request.cache,
+      cache: deps.cache,
+      userId: principal.userId,
+      ttlSeconds: deps.config.web.cacheTtlSeconds,
+      log,
+      shouldStore: isFree && ((value: T) => !isFree(value)),
+    };
+    const charged = { principal, cost, operation, requestId, isFree: isFree && (({ value }: { value: T }) => isFree(value)) };
+    const { value, cache } = await deps.billing.run(charged, () => readThrough(lookup, produce));
+    const creditsCost = isFree?.(value) ? 0 : cost;
+    deps.metrics?.observeMeteredOperation(operation, cache, creditsCost);
+    return { value, cache, creditsCost };
   } finally {
     await release();
   }

@@ -1,9 +1,10 @@
 import { createRoute, z } from '@hono/zod-openapi';
-import { extractMarkdown } from '../extract/extract.js';
+import type { PageWarning } from '../browser/types.js';
 import { ok } from '../http/envelope.js';
 import { authedErrors, bearerSecurity, createRouter, envelope, errorResponse, json, jsonBody } from '../http/openapi.js';
 import type { RouteDeps } from '../http/route-deps.js';
-import { pageFields, toContextOptions } from '../web/page-options.js';
+import { markdownOfPage } from '../web/page-markdown.js';
+import { pageFields, toContextOptions, warningsField } from '../web/page-options.js';
 import { webErrors } from '../web/web-errors.js';
 import type { AiExtraction } from './ai-extract.service.js';
 import type { PageText } from './extraction-prompt.js';
@@ -57,6 +58,7 @@ const AiExtractData = z.object({
     outputTokens: z.number(),
     inputTrimmed: z.boolean().openapi({ description: "The page's markdown was cut to fit AI_MAX_INPUT_TOKENS" }),
     attempts: z.number().openapi({ description: '2 when the first answer was not a JSON object' }),
+    warnings: warningsField,
   }),
 });
 
@@ -77,7 +79,7 @@ const aiExtractRoute = createRoute({
   },
 });
 
-type AiExtractResult = AiExtraction & { page: PageText; timestamp: string };
+type AiExtractResult = AiExtraction & { page: PageText & { warnings: PageWarning[] }; timestamp: string };
 
 export function aiExtractRoutes({ ctx, requireAuth }: RouteDeps) {
   const router = createRouter();
@@ -99,9 +101,9 @@ export function aiExtractRoutes({ ctx, requireAuth }: RouteDeps) {
         page: body,
         variant: { ask, ...ctx.ai.variant },
         context: toContextOptions(body),
-        work: async ({ page, finalUrl }): Promise<PageText> => {
-          const { markdown, title } = await extractMarkdown(page, { url: finalUrl });
-          return { url: finalUrl, title, markdown };
+        work: async (loaded): Promise<PageText & { warnings: PageWarning[] }> => {
+          const { markdown, title, warnings } = await markdownOfPage(loaded, { url: loaded.finalUrl }, log);
+          return { url: loaded.finalUrl, title, markdown, warnings };
         },
       },
       async (page): Promise<AiExtractResult> => ({
@@ -130,6 +132,7 @@ export function aiExtractRoutes({ ctx, requireAuth }: RouteDeps) {
           outputTokens: value.outputTokens,
           inputTrimmed: value.inputTrimmed,
           attempts: value.attempts,
+          ...(value.page.warnings.length > 0 ? { warnings: value.page.warnings } : {}),
         },
       },
       result.creditsCost,

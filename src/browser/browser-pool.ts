@@ -7,6 +7,7 @@ import { type ChromiumProcess, killChromiumLeftovers, launchChromium } from './c
 import { closeLease, type PageLease } from './context-supply.js';
 import { BrowserGeneration } from './browser-generation.js';
 import { DEFAULT_NAVIGATION_TIMEOUT_MS, type LoadGuard, loadPage, MAX_WAIT_TIME_MS, navigationTimeout } from './page-loader.js';
+import { workSurvivingThePage } from './page-recovery.js';
 import { PageSlots } from './page-slots.js';
 import { connectRemoteChromium, describeEndpoint, isEndpointReachable, watchRemoteBrowser } from './remote-chromium.js';
 import { BrowserCrashed, type ContextOptions, type LoadedPage, type LoadOptions, NavigationTimeout, type PageRunner } from './types.js';
@@ -138,7 +139,7 @@ export class BrowserPool implements PageRunner {
       egressOutcome: (value) => this.proxy.outcomeOf(value),
       navigationTimeoutMaxMs: this.options.navigationTimeoutMaxMs,
     };
-    const job = loadPage(lease.page, lease.context, load, guard).then(work);
+    const job = loadPage(lease.page, lease.context, load, guard).then((loaded) => workSurvivingThePage(loaded, work));
     job.catch(() => undefined); // settled after a crash or the time limit: nobody listens any more
     const limitMs = timeoutMs + MAX_WAIT_TIME_MS + WORK_TIME_LIMIT_MS;
     let timer: NodeJS.Timeout | undefined;

@@ -1,7 +1,7 @@
 import { AppError } from '../http/errors.js';
 import { VALIDATION_ERROR_NAME } from '../http/validation.js';
 import { AddressNotAllowed, HostUnresolvable } from '../net/errors.js';
-import { BrowserCrashed, InvalidPageOption, NavigationTimeout, PoolOverloaded, TargetUnreachable } from './types.js';
+import { BrowserCrashed, InvalidPageOption, NavigationTimeout, PageCrashed, PoolOverloaded, TargetUnreachable } from './types.js';
 
 /**
  * Turns the browser engine's and the address policy's typed errors into the API's error
@@ -15,6 +15,9 @@ export function toAppError(error: unknown): unknown {
   }
   if (error instanceof HostUnresolvable || error instanceof TargetUnreachable) {
     return new AppError('TARGET_UNREACHABLE', error.message, { cause: error });
+  }
+  if (error instanceof PageCrashed) {
+    return new AppError('TARGET_CRASHED', error.message, { cause: error });
   }
   if (error instanceof NavigationTimeout) {
     return new AppError('TARGET_TIMEOUT', error.message, { cause: error });

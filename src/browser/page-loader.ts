@@ -2,7 +2,18 @@ import { type BrowserContext, errors, type Page, type Request, type Response } f
 import type { AddressPolicy } from '../net/address-policy.js';
 import { EGRESS_HEADER, type EgressOutcome } from '../net/egress-proxy.js';
 import { AddressNotAllowed } from '../net/errors.js';
-import { InvalidPageOption, type LoadedPage, type LoadOptions, NavigationTimeout, TargetUnreachable } from './types.js';
+import {
+  LATE_CONTENT_WAIT_MS,
+  QUIET_MS,
+  PageActivity,
+  SETTLE_MAX_MS,
+  showsPlaceholder,
+  waitForLateContent,
+  waitUntilSettled,
+} from './page-settle.js';
+import { isErrorPage, STATIC_RENDER_MIN_MS, standInFor } from './page-recovery.js';
+import { renderWithoutScripts } from './static-render.js';
+import { InvalidPageOption, type LoadedPage, type LoadOptions, NavigationTimeout, type PageWarning, TargetUnreachable } from './types.js';
 
 export const DEFAULT_NAVIGATION_TIMEOUT_MS = 30_000;
 export const MAX_WAIT_TIME_MS = 5_000;
@@ -22,45 +33,112 @@ export function navigationTimeout(requestedMs: number | undefined, maxMs: number
 
 /**
  * Navigates `page` to an address-checked URL and waits as asked. Every wait is bounded:
- * navigation and `waitForSelector` share the navigation timeout, `waitTimeMs` is capped at 5 s.
- * A target answering 4xx/5xx still loads and says so in `statusCode`.
+ * navigation, the default settling and `waitForSelector` share the navigation timeout,
+ * `waitTimeMs` is capped at 5 s. A target answering 4xx/5xx still loads and says so in
+ * `statusCode`.
+ *
+ * Without `waitUntil`, the page is waited for as a reader would: until its document is parsed,
+ * then until it settles (page-settle.ts). A page that never finishes still answers with what it
+ * has, and `warnings` says so; only a page that never started to arrive is a NavigationTimeout.
  */
 export async function loadPage(page: Page, context: BrowserContext, options: LoadOptions, guard: LoadGuard): Promise<LoadedPage> {
   const checked = await guard.policy.check(options.url);
   const timeoutMs = navigationTimeout(options.timeoutMs, guard.navigationTimeoutMaxMs);
-  const deadline = Date.now() + timeoutMs;
-  const tracker = trackMainDocument(page);
+  const deadline = performance.now() + timeoutMs;
+  const tracker = trackMainDocument(page, (response) => guard.egressOutcome(response.headers()[EGRESS_HEADER]) !== undefined);
+  const activity = new PageActivity(page, options.settleFor ?? 'text');
+  const warnings: PageWarning[] = [];
+  let lateContentWaited = false;
   try {
-    await navigate(page, checked.url, options.waitUntil ?? 'load', timeoutMs, tracker, guard);
+    await navigate(page, checked.url, options.waitUntil ?? 'commit', timeoutMs, tracker, guard);
     await refuseEgressAnswer(tracker.response, checked.url, guard);
+    if (!options.waitUntil) lateContentWaited = await settle(page, activity, deadline, timeoutMs, warnings);
     if (options.waitForSelector) await waitForSelector(page, options.waitForSelector, deadline);
     const waitTimeMs = Math.min(Math.max(0, options.waitTimeMs ?? 0), MAX_WAIT_TIME_MS);
     if (waitTimeMs > 0) await page.waitForTimeout(waitTimeMs);
-    // A script or meta refresh may have navigated again, possibly somewhere refused.
-    await refuseEgressAnswer(tracker.response, checked.url, guard);
+    // A script or meta refresh may have navigated again: somewhere refused, or somewhere dead.
+    await refuseEgressAnswer(tracker.response, checked.url, guard, 'later');
+  } catch (error) {
+    // A renderer that crashed once the document had arrived leaves that document to read.
+    if (!activity.crashed || !tracker.document) throw error;
   } finally {
     tracker.stop();
   }
-  const main = tracker.response;
+  const main = tracker.document;
+  const failure = activity.crashed ? 'crashed' : isErrorPage(page) || tracker.response !== main ? 'navigation failed' : undefined;
+  const shown = failure
+    ? await standInFor(failure, { context, document: main, requestedUrl: checked.url, failedUrl: tracker.requestUrl, deadline, warnings, guard })
+    : page;
   return {
-    page,
+    page: shown,
     context,
-    finalUrl: page.url(),
+    finalUrl: shown === page ? page.url() : (main?.url() ?? checked.url),
     statusCode: main?.status() ?? 0,
     contentType: main?.headers()['content-type'] ?? '',
+    warnings,
+    get crashed() {
+      return shown === page && activity.crashed;
+    },
+    waitForLateContent: async () => {
+      if (lateContentWaited || shown !== page) return false;
+      lateContentWaited = true;
+      const changed = await waitForLateContent(page, activity, performance.now() + LATE_CONTENT_WAIT_MS + SETTLE_MAX_MS);
+      activity.stop();
+      return changed;
+    },
+    withoutScripts: async () => (main ? renderWithoutScripts(context, main, Math.max(STATIC_RENDER_MIN_MS, deadline - performance.now())) : undefined),
   };
+}
+
+/**
+ * The default wait after the first bytes: the document parsed, then the page settled, then one
+ * wait for a page that still shows only a loading placeholder to fill itself. A page that shows
+ * nothing at all and has nothing in flight is more often blank than late: for text, its document
+ * is read without scripts (page-markdown.ts), which is quicker and is what such pages (forum
+ * software's `<noscript>` posts) have to offer, before any wait.
+ */
+async function settle(
+  page: Page,
+  activity: PageActivity,
+  deadline: number,
+  timeoutMs: number,
+  warnings: PageWarning[],
+): Promise<boolean> {
+  const parsed = await page.waitForLoadState('domcontentloaded', { timeout: Math.max(1, deadline - performance.now()) }).then(
+    () => true,
+    () => false,
+  );
+  if (!parsed) {
+    warnings.push({ code: 'PAGE_INCOMPLETE', message: `The document was still arriving after ${timeoutMs} ms; this is the part that had arrived` });
+    return true; // no time left to wait for anything more
+  }
+  const parsedAt = performance.now();
+  const settled = await waitUntilSettled(page, activity, Math.min(deadline, parsedAt + SETTLE_MAX_MS));
+  if (activity.crashed) return true;
+  if (!settled) {
+    const seconds = ((performance.now() - parsedAt) / 1000).toFixed(1);
+    warnings.push({ code: 'PAGE_NOT_SETTLED', message: `The page was still loading or changing ${seconds} s after its document was parsed; this is how it was then` });
+  }
+  if (!(await showsPlaceholder(page))) return false;
+  await waitForLateContent(page, activity, Math.min(deadline, performance.now() + LATE_CONTENT_WAIT_MS + QUIET_MS * 2));
+  if (await showsPlaceholder(page)) {
+    warnings.push({ code: 'LOADING_PLACEHOLDER', message: 'The page still shows a loading or browser-check placeholder' });
+  }
+  return true;
 }
 
 interface MainDocumentTracker {
   /** The last main-frame document response (after redirects and later navigations). */
   readonly response: Response | undefined;
+  /** The last of those that came from the target, not from the egress proxy. */
+  readonly document: Response | undefined;
   /** The URL of the last main-frame navigation request, even one that never got an answer. */
   readonly requestUrl: string | undefined;
   stop(): void;
 }
 
-function trackMainDocument(page: Page): MainDocumentTracker {
-  const state: { response?: Response; requestUrl?: string } = {};
+function trackMainDocument(page: Page, isProxyAnswer: (response: Response) => boolean): MainDocumentTracker {
+  const state: { response?: Response; document?: Response; requestUrl?: string } = {};
   const isMainNavigation = (request: Request) => {
     try {
       return request.isNavigationRequest() && request.frame() === page.mainFrame();
@@ -72,13 +150,18 @@ function trackMainDocument(page: Page): MainDocumentTracker {
     if (isMainNavigation(request)) state.requestUrl = request.url();
   };
   const onResponse = (response: Response) => {
-    if (isMainNavigation(response.request())) state.response = response;
+    if (!isMainNavigation(response.request())) return;
+    state.response = response;
+    if (!isProxyAnswer(response)) state.document = response;
   };
   page.on('request', onRequest);
   page.on('response', onResponse);
   return {
     get response() {
       return state.response;
+    },
+    get document() {
+      return state.document;
     },
     get requestUrl() {
       return state.requestUrl;
@@ -93,7 +176,7 @@ function trackMainDocument(page: Page): MainDocumentTracker {
 async function navigate(
   page: Page,
   url: string,
-  waitUntil: NonNullable<LoadOptions['waitUntil']>,
+  waitUntil: NonNullable<LoadOptions['waitUntil']> | 'commit',
   timeoutMs: number,
   tracker: MainDocumentTracker,
   guard: LoadGuard,
@@ -117,11 +200,15 @@ async function navigate(
   }
 }
 
-/** The main document is an answer the egress proxy wrote: turn it into the matching error. */
-async function refuseEgressAnswer(response: Response | undefined, requestedUrl: string, guard: LoadGuard): Promise<void> {
+/**
+ * The main document is an answer the egress proxy wrote: turn it into the matching error. A
+ * `later` navigation (after the page had loaded) that found its target unreachable is left to
+ * `recoverFromFailedNavigation`: the page that did load is still there to answer with.
+ */
+async function refuseEgressAnswer(response: Response | undefined, requestedUrl: string, guard: LoadGuard, when: 'first' | 'later' = 'first'): Promise<void> {
   if (!response) return;
   const outcome = guard.egressOutcome(response.headers()[EGRESS_HEADER]);
-  if (outcome === undefined) return;
+  if (outcome === undefined || (outcome === 'unreachable' && when === 'later')) return;
   const url = response.url();
   const via = url === requestedUrl ? '' : `${requestedUrl} led to ${url}: `;
   if (outcome === 'unreachable') throw new TargetUnreachable(`${via}${url} could not be reached`);
@@ -133,8 +220,9 @@ async function refuseEgressAnswer(response: Response | undefined, requestedUrl: 
   throw new AddressNotAllowed(`${via}${reason}`, url);
 }
 
+/** `deadline` is a `performance.now()` time. */
 async function waitForSelector(page: Page, selector: string, deadline: number): Promise<void> {
-  const timeout = Math.max(1, deadline - Date.now());
+  const timeout = Math.max(1, deadline - performance.now());
   try {
     await page.waitForSelector(selector, { state: 'attached', timeout });
   } catch (error) {

@@ -23,12 +23,27 @@ export interface ContextOptions {
 export interface LoadOptions {
   /** Already checked by the address policy: exactly the string Chromium is given. */
   url: string;
+  /** Unset: the document parsed, then the page settled (page-settle.ts). Set: exactly that Playwright wait. */
   waitUntil?: 'load' | 'domcontentloaded' | 'networkidle';
+  /** What the page is loaded for, which decides the requests the default wait waits for (default text). */
+  settleFor?: 'text' | 'render';
   /** Navigation timeout in ms (default 30 000, capped by config). */
   timeoutMs?: number;
   waitForSelector?: string;
   /** Extra wait after load, 0..5000 ms. */
   waitTimeMs?: number;
+}
+
+/** Something the caller should know about an answer that is still an answer. */
+export interface PageWarning {
+  code:
+    | 'PAGE_INCOMPLETE'
+    | 'PAGE_NOT_SETTLED'
+    | 'LOADING_PLACEHOLDER'
+    | 'RENDERED_WITHOUT_SCRIPTS'
+    | 'SIMPLIFIED_EXTRACTION'
+    | 'NO_CONTENT';
+  message: string;
 }
 
 export interface LoadedPage {
@@ -39,6 +54,21 @@ export interface LoadedPage {
   /** HTTP status of the main document (0 when unknown, e.g. about:blank). */
   statusCode: number;
   contentType: string;
+  /** What the load could not do as usual (the page never settled, still loading...); operations add their own. */
+  warnings: PageWarning[];
+  /** The renderer of `page` crashed: nothing can be read from it any more (see page-recovery.ts). */
+  readonly crashed: boolean;
+  /**
+   * Once per load: gives a page that shows nothing yet a last chance to fill itself (waits for its
+   * DOM to change, then to settle). True when something changed; false at once on a second call.
+   */
+  waitForLateContent(): Promise<boolean>;
+  /**
+   * The same document rendered again with scripts off (stylesheets only, nothing else loaded), in
+   * the same context: for pages whose scripts hid, removed or never built their content.
+   * Undefined when the document's bytes are no longer available.
+   */
+  withoutScripts(): Promise<Page | undefined>;
 }
 
 /** The pool hands out a page for the duration of `work` and always cleans up after it. */
@@ -70,6 +100,14 @@ export class TargetUnreachable extends Error {
   constructor(message: string, options?: { cause?: unknown }) {
     super(message, options);
     this.name = 'TargetUnreachable';
+  }
+}
+
+/** The page crashed its renderer and its document could not be rendered again: 502. */
+export class PageCrashed extends Error {
+  constructor(message: string, options?: { cause?: unknown }) {
+    super(message, options);
+    this.name = 'PageCrashed';
   }
 }
 

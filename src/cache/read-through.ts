@@ -18,6 +18,8 @@ export interface CacheLookup<T> {
   isUsable?: (cached: T) => Promise<boolean>;
   /** What of the result is stored (default: all of it), e.g. without image bytes. */
   toCacheValue?: (value: T) => T;
+  /** False for a result that must not be stored (default: every result is). */
+  shouldStore?: (value: T) => boolean;
 }
 
 /**
@@ -33,7 +35,7 @@ export async function readThrough<T>(lookup: CacheLookup<T>, produce: () => Prom
     if (cached !== undefined && (!lookup.isUsable || (await lookup.isUsable(cached)))) return { value: cached, cache: 'HIT' };
   }
   const value = await produce();
-  if (ttlSeconds > 0) {
+  if (ttlSeconds > 0 && (lookup.shouldStore?.(value) ?? true)) {
     const stored = lookup.toCacheValue ? lookup.toCacheValue(value) : value;
     await cache.set(userId, key, stored, ttlSeconds).catch((error: unknown) => {
       log.warn({ err: error, key }, 'result cache write failed');

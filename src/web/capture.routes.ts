@@ -7,7 +7,7 @@ import { ok } from '../http/envelope.js';
 import { AppError } from '../http/errors.js';
 import { authedErrors, bearerSecurity, createRouter, envelope, json, jsonBody } from '../http/openapi.js';
 import type { RouteDeps } from '../http/route-deps.js';
-import { pageFields, toContextOptions, viewportSchema } from './page-options.js';
+import { pageFields, toContextOptions, viewportSchema, warningsField, withWarnings } from './page-options.js';
 import { pdfOptionsSchema, renderPdf } from './pdf.js';
 import { captureScreenshot, screenshotOptionsSchema } from './screenshot.js';
 import { webErrors } from './web-errors.js';
@@ -28,6 +28,7 @@ const CaptureMetadata = z.object({
   timestamp: z.string(),
   size: z.number(),
   contentType: z.string(),
+  warnings: warningsField,
 });
 
 const CaptureData = z.object({
@@ -37,7 +38,8 @@ const CaptureData = z.object({
   metadata: CaptureMetadata.passthrough(),
 });
 
-const binaryHeaders = 'Binary answers carry X-Request-Id, X-Credits-Cost, X-File-Id, X-File-Url and X-Cache.';
+const binaryHeaders =
+  'Binary answers carry X-Request-Id, X-Credits-Cost, X-File-Id, X-File-Url and X-Cache, and X-Warnings (comma-separated codes, see metadata.warnings) when there are any.';
 
 const screenshotRoute = createRoute({
   method: 'post',
@@ -114,9 +116,10 @@ export function captureRoutes({ ctx, requireAuth }: RouteDeps) {
       page: body,
       variant,
       context: toContextOptions(body, viewport),
+      settleFor: 'render',
       work: async (loaded) => {
         const made = await produce(loaded);
-        const metadata = {
+        const metadata = withWarnings({
           url: body.url,
           finalUrl: loaded.finalUrl,
           statusCode: loaded.statusCode,
@@ -124,7 +127,7 @@ export function captureRoutes({ ctx, requireAuth }: RouteDeps) {
           size: made.bytes.byteLength,
           contentType: made.contentType,
           ...made.extra,
-        };
+        }, loaded.warnings);
         const file = await ctx.files.store({
           userId: principal.userId,
           plan: principal.user.plan,
@@ -147,6 +150,8 @@ export function captureRoutes({ ctx, requireAuth }: RouteDeps) {
     c.header('X-Credits-Cost', String(result.creditsCost));
     c.header('X-File-Id', value.fileId);
     c.header('X-File-Url', value.permanentUrl);
+    const warnings = value.metadata.warnings ?? [];
+    if (warnings.length > 0) c.header('X-Warnings', warnings.map((warning) => warning.code).join(','));
     if (body.base64) {
       const data = { base64: Buffer.from(bytes).toString('base64'), fileId: value.fileId, permanentUrl: value.permanentUrl, metadata: value.metadata };
       return ok(c, data, result.creditsCost);

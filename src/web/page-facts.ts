@@ -18,7 +18,7 @@ export async function readPageFacts(page: Page): Promise<PageFacts> {
       'meta[property="og:title"]',
       'meta[name="description"]',
       'meta[property="og:description"]',
-      document.documentElement.lang,
+      document.documentElement?.lang ?? '',
       'meta[http-equiv="content-language" i]',
     ].map((item, index) =>
       index === 0 || index === 4 ? item : (document.querySelector<HTMLMetaElement>(item)?.content ?? ''),

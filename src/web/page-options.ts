@@ -1,5 +1,5 @@
 import { z } from '@hono/zod-openapi';
-import type { ContextOptions, LoadOptions } from '../browser/types.js';
+import type { ContextOptions, LoadOptions, PageWarning } from '../browser/types.js';
 import { maxAgeField } from '../cache/max-age.js';
 
 /** Headers a caller may not set: they belong to the connection, the proxy or our own cookies field. */
@@ -51,15 +51,38 @@ export const targetUrl = z
 /** Fields every page operation accepts. */
 export const pageFields = {
   url: targetUrl,
-  waitTime: z.number().int().min(0).max(5000).default(0).openapi({ description: 'Extra wait after load, ms' }),
-  waitUntil: z.enum(['load', 'domcontentloaded', 'networkidle']).optional(),
+  waitTime: z.number().int().min(0).max(5000).default(0).openapi({ description: 'Extra wait after the page is ready, ms' }),
+  waitUntil: z.enum(['load', 'domcontentloaded', 'networkidle']).optional().openapi({
+    description:
+      'Unset (the default): wait until the document is parsed and the page has settled (no network or DOM change for 500 ms, or `load` with nothing in flight; at most 10 s), and give a page still showing nothing one more chance to fill itself (up to 5 s). Set: exactly that browser event, as in Playwright',
+  }),
   waitForSelector: z.string().min(1).max(1000).optional(),
-  timeout: z.number().int().min(1000).max(120_000).optional().openapi({ description: 'Navigation timeout, ms (default 30000, capped by NAVIGATION_TIMEOUT_MAX_MS)' }),
+  timeout: z
+    .number()
+    .int()
+    .min(1000)
+    .max(120_000)
+    .optional()
+    .openapi({ description: 'Time for the page to load and settle, ms (default 30000, capped by NAVIGATION_TIMEOUT_MAX_MS)' }),
   headers: headersSchema.optional(),
   cookies: z.array(cookieSchema).max(50).optional(),
   userAgent: z.string().min(1).max(512).optional(),
   maxAge: maxAgeField,
 };
+
+/** `metadata.warnings` of a page operation: present only when something is worth knowing. */
+export const warningsField = z
+  .array(z.object({ code: z.string(), message: z.string() }))
+  .optional()
+  .openapi({
+    description:
+      'What the answer could not do as usual: PAGE_INCOMPLETE, PAGE_NOT_SETTLED, LOADING_PLACEHOLDER, RENDERED_WITHOUT_SCRIPTS, SIMPLIFIED_EXTRACTION, NO_CONTENT. Absent when there is nothing to say',
+  });
+
+/** `metadata` with the warnings added when there are any. */
+export function withWarnings<M extends object>(metadata: M, warnings: PageWarning[]): M & { warnings?: PageWarning[] } {
+  return warnings.length > 0 ? { ...metadata, warnings } : metadata;
+}
 
 export const viewportSchema = z
   .strictObject({

@@ -1,12 +1,13 @@
 import { createRoute, z } from '@hono/zod-openapi';
-import { extractMarkdown, InvalidSelector } from '../extract/extract.js';
+import { InvalidSelector } from '../extract/extract.js';
 import { ok } from '../http/envelope.js';
 import { AppError } from '../http/errors.js';
 import { authedErrors, bearerSecurity, createRouter, envelope, json, jsonBody } from '../http/openapi.js';
 import type { RouteDeps } from '../http/route-deps.js';
 import { collectLinks } from './links.js';
 import { readPageFacts } from './page-facts.js';
-import { pageFields, toContextOptions } from './page-options.js';
+import { markdownOfPage } from './page-markdown.js';
+import { pageFields, toContextOptions, warningsField, withWarnings } from './page-options.js';
 import { webErrors } from './web-errors.js';
 import { VALIDATION_ERROR_NAME } from '../http/validation.js';
 
@@ -28,6 +29,7 @@ const PageMetadata = {
   timestamp: z.string(),
   title: z.string(),
   description: z.string(),
+  warnings: warningsField,
 };
 
 const contentRoute = createRoute({
@@ -92,10 +94,10 @@ export function pageRoutes({ ctx, requireAuth }: RouteDeps) {
     const result = await ctx.web.run({
       ...common(c, body),
       operation: 'content',
-      work: async ({ page, finalUrl, statusCode, contentType }) => {
+      work: async ({ page, finalUrl, statusCode, contentType, warnings }) => {
         const [content, facts] = await Promise.all([page.content(), readPageFacts(page)]);
         const metadata = { url: body.url, finalUrl, statusCode, timestamp: new Date().toISOString(), title: facts.title, description: facts.description, contentType };
-        return { content, metadata };
+        return { content, metadata: withWarnings(metadata, warnings) };
       },
     });
     c.header('X-Cache', result.cache);
@@ -109,13 +111,17 @@ export function pageRoutes({ ctx, requireAuth }: RouteDeps) {
       ...common(c, body),
       operation: 'markdown',
       variant: { onlyMainContent, includeTags, excludeTags },
-      work: async ({ page, finalUrl, statusCode }) => {
-        const extracted = await extractMarkdown(page, { url: finalUrl, onlyMainContent, includeTags, excludeTags }).catch((error: unknown) => {
+      work: async (loaded) => {
+        const { finalUrl, statusCode } = loaded;
+        const extracted = await markdownOfPage(loaded, { url: finalUrl, onlyMainContent, includeTags, excludeTags }, c.get('log')).catch((error: unknown) => {
           throw error instanceof InvalidSelector ? invalidSelector(error, includeTags ?? [], excludeTags ?? []) : error;
         });
-        const { markdown, title, description, language, wordCount } = extracted;
-        return { markdown, metadata: { url: body.url, finalUrl, statusCode, timestamp: new Date().toISOString(), title, description, language, wordCount } };
+        const { markdown, title, description, language, wordCount, warnings } = extracted;
+        const metadata = { url: body.url, finalUrl, statusCode, timestamp: new Date().toISOString(), title, description, language, wordCount };
+        return { markdown, metadata: withWarnings(metadata, warnings) };
       },
+      // Nothing to read is not charged, and not cached: the page may have content next time.
+      isFree: ({ metadata }) => metadata.warnings?.some((warning) => warning.code === 'NO_CONTENT') ?? false,
     });
     c.header('X-Cache', result.cache);
     return ok(c, result.value, result.creditsCost);
@@ -126,10 +132,10 @@ export function pageRoutes({ ctx, requireAuth }: RouteDeps) {
     const result = await ctx.web.run({
       ...common(c, body),
       operation: 'links',
-      work: async ({ page, finalUrl, statusCode }) => {
+      work: async ({ page, finalUrl, statusCode, warnings }) => {
         const [links, facts] = await Promise.all([collectLinks(page), readPageFacts(page)]);
         const metadata = { url: body.url, finalUrl, statusCode, timestamp: new Date().toISOString(), title: facts.title, description: facts.description, count: links.length };
-        return { links, metadata };
+        return { links, metadata: withWarnings(metadata, warnings) };
       },
     });
     c.header('X-Cache', result.cache);

@@ -2,7 +2,7 @@ import { createRoute, z } from '@hono/zod-openapi';
 import { ok } from '../http/envelope.js';
 import { authedErrors, bearerSecurity, createRouter, envelope, json, jsonBody } from '../http/openapi.js';
 import type { RouteDeps } from '../http/route-deps.js';
-import { pageFields, toContextOptions } from './page-options.js';
+import { pageFields, toContextOptions, warningsField, withWarnings } from './page-options.js';
 import { scrapeElements } from './scrape.js';
 import { webErrors } from './web-errors.js';
 
@@ -42,7 +42,7 @@ export function scrapeRoutes({ ctx, requireAuth }: RouteDeps) {
         envelope(
           z.object({
             elements: z.array(z.object({ selector: z.string(), data: z.object({ results: z.array(ScrapedElement) }) })),
-            metadata: z.object({ url: z.string(), finalUrl: z.string(), statusCode: z.number(), timestamp: z.string(), elementsFound: z.number() }),
+            metadata: z.object({ url: z.string(), finalUrl: z.string(), statusCode: z.number(), timestamp: z.string(), elementsFound: z.number(), warnings: warningsField }),
           }),
         ),
         'Scraped elements',
@@ -64,9 +64,10 @@ export function scrapeRoutes({ ctx, requireAuth }: RouteDeps) {
       page: body,
       variant: { elements: body.elements },
       context: toContextOptions(body),
-      work: async ({ page, finalUrl, statusCode }) => {
+      work: async ({ page, finalUrl, statusCode, warnings }) => {
         const { elements, elementsFound } = await scrapeElements(page, body.elements, ctx.config.web.scrapeMaxResults);
-        return { elements, metadata: { url: body.url, finalUrl, statusCode, timestamp: new Date().toISOString(), elementsFound } };
+        const metadata = { url: body.url, finalUrl, statusCode, timestamp: new Date().toISOString(), elementsFound };
+        return { elements, metadata: withWarnings(metadata, warnings) };
       },
     });
     c.header('X-Cache', result.cache);

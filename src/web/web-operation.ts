@@ -3,7 +3,7 @@ import type { Billing } from '../accounts/billing.js';
 import { type MeteredDeps, runMetered } from '../accounts/metered-operation.js';
 import type { Principal } from '../auth/principal.js';
 import { withAppErrors } from '../browser/errors.js';
-import type { ContextOptions, LoadedPage, PageRunner } from '../browser/types.js';
+import type { ContextOptions, LoadedPage, LoadOptions, PageRunner } from '../browser/types.js';
 import { fingerprint } from '../cache/fingerprint.js';
 import { cacheKey, type ResultCache } from '../cache/result-cache.js';
 import type { Config, WebOperation } from '../config.js';
@@ -26,6 +26,10 @@ export interface WebOperationRequest<T> {
   isUsable?: (cached: T) => Promise<boolean>;
   /** What of the result goes into the cache (default: all of it); e.g. without image bytes. */
   toCacheValue?: (value: T) => T;
+  /** A result answered without charge and not cached (default: none): an empty page. */
+  isFree?: (value: T) => boolean;
+  /** What the page is loaded for (default text): a rendering also waits for images and fonts. */
+  settleFor?: LoadOptions['settleFor'];
 }
 
 export interface WebOperationResult<T> {
@@ -68,8 +72,9 @@ export class WebOperationRunner {
     return this.metered(request, async () => afterPage(await this.loadPage(request, request.work)));
   }
 
-  private loadPage<P>(request: Pick<WebOperationRequest<unknown>, 'context' | 'page'>, work: (loaded: LoadedPage) => Promise<P>) {
-    return withAppErrors(() => this.deps.browser.withLoadedPage(request.context, toLoadOptions(request.page), work));
+  private loadPage<P>(request: Pick<WebOperationRequest<unknown>, 'context' | 'page' | 'settleFor'>, work: (loaded: LoadedPage) => Promise<P>) {
+    const load = { ...toLoadOptions(request.page), settleFor: request.settleFor };
+    return withAppErrors(() => this.deps.browser.withLoadedPage(request.context, load, work));
   }
 
   private async metered<T>(request: Omit<WebOperationRequest<T>, 'work'>, produce: () => Promise<T>): Promise<WebOperationResult<T>> {
@@ -88,6 +93,7 @@ export class WebOperationRunner {
         isUsable: request.isUsable,
         toCacheValue: request.toCacheValue,
       },
+      isFree: request.isFree,
     };
     return runMetered(this.deps, metered, produce);
   }

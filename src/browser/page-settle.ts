@@ -1,0 +1,221 @@
+import type { JSHandle, Page, Request } from 'playwright-core';
+
+/**
+ * The default wait: after the document is parsed, until the page settles. A page is settled when
+ * neither its network nor its DOM has moved for a short window, or at once when `load` has fired
+ * with nothing left in flight. Requests that cannot change the result do not hold it up: for
+ * text (markdown, content, links, scrape) only the main frame's documents, scripts, stylesheets
+ * and fetches count; for pictures (screenshot, pdf) images and fonts in every frame count too. A
+ * tracker that never answers is one request in flight among none: it cannot hold a page.
+ */
+
+/** What the page is loaded for: text, or a rendering (screenshot, PDF). */
+export type SettleFor = 'text' | 'render';
+
+/** No request or DOM change for this long: settled. */
+export const QUIET_MS = 500;
+/** At most this many requests may stay in flight through a quiet window (long polls, dead hosts). */
+const MAX_PENDING_REQUESTS = 2;
+/** The longest the default wait spends after the document is parsed. */
+export const SETTLE_MAX_MS = 10_000;
+/** How long a page showing nothing (or a loading placeholder) is given to fill itself. */
+export const LATE_CONTENT_WAIT_MS = 5_000;
+const POLL_MS = 50;
+
+const TEXT_TYPES = new Set(['document', 'script', 'stylesheet', 'xhr', 'fetch']);
+const RENDER_TYPES = new Set([...TEXT_TYPES, 'image', 'font']);
+
+/**
+ * What a page is doing, watched from before navigation: the requests that matter for what it is
+ * loaded for, whether `load` fired, and whether its renderer crashed.
+ */
+export class PageActivity {
+  private readonly inFlight = new Set<Request>();
+  private lastChange = performance.now();
+  private loadFired = false;
+  private rendererCrashed = false;
+
+  constructor(
+    private readonly page: Page,
+    private readonly settleFor: SettleFor,
+  ) {
+    page.on('request', this.onStart);
+    page.on('requestfinished', this.onEnd);
+    page.on('requestfailed', this.onEnd);
+    page.on('load', this.onLoad);
+    page.on('crash', this.onCrash);
+  }
+
+  /** The page's renderer crashed (a DOM nested thousands deep, out of memory): nothing more will happen on it. */
+  get crashed(): boolean {
+    return this.rendererCrashed;
+  }
+
+  /** Ms since a counted request started or ended. */
+  get quietMs(): number {
+    return performance.now() - this.lastChange;
+  }
+
+  get pending(): number {
+    return this.inFlight.size;
+  }
+
+  get loaded(): boolean {
+    return this.loadFired;
+  }
+
+  stop(): void {
+    this.page.off('request', this.onStart);
+    this.page.off('requestfinished', this.onEnd);
+    this.page.off('requestfailed', this.onEnd);
+    this.page.off('load', this.onLoad);
+    this.page.off('crash', this.onCrash);
+  }
+
+  private readonly onStart = (request: Request) => {
+    if (!this.counts(request)) return;
+    // A new main document (a script or meta refresh): its own `load` is the one that counts.
+    if (request.isNavigationRequest() && request.resourceType() === 'document' && this.isMainFrame(request)) this.loadFired = false;
+    this.inFlight.add(request);
+    this.lastChange = performance.now();
+  };
+
+  private readonly onEnd = (request: Request) => {
+    if (this.inFlight.delete(request)) this.lastChange = performance.now();
+  };
+
+  private readonly onLoad = () => {
+    this.loadFired = true;
+  };
+
+  private readonly onCrash = () => {
+    this.rendererCrashed = true;
+  };
+
+  private counts(request: Request): boolean {
+    if (this.settleFor === 'render') return RENDER_TYPES.has(request.resourceType());
+    return TEXT_TYPES.has(request.resourceType()) && this.isMainFrame(request);
+  }
+
+  private isMainFrame(request: Request): boolean {
+    try {
+      return request.frame() === this.page.mainFrame();
+    } catch {
+      return false; // a service worker's request has no frame
+    }
+  }
+}
+
+/** Changes to the page's content (nodes and text, not attributes), seen from inside the page. */
+export class DomActivity {
+  private constructor(private readonly handle: JSHandle<{ last: number; changes: number }>) {}
+
+  /**
+   * Starts watching. The observer's record lives only in a handle held by this process: nothing
+   * is put on the page's `window`, and the page's own scripts cannot reach it.
+   */
+  static async watch(page: Page): Promise<DomActivity> {
+    const handle = await page.evaluateHandle(() => {
+      const record = { last: performance.now(), changes: 0 };
+      new MutationObserver(() => {
+        record.last = performance.now();
+        record.changes += 1;
+      }).observe(document, { childList: true, subtree: true, characterData: true });
+      return record;
+    });
+    return new DomActivity(handle);
+  }
+
+  /** Ms since the last change, and how many there were. */
+  async state(): Promise<{ quietMs: number; changes: number }> {
+    return this.handle.evaluate((record) => ({ quietMs: performance.now() - record.last, changes: record.changes }));
+  }
+
+  dispose(): void {
+    void this.handle.dispose().catch(() => undefined);
+  }
+}
+
+/**
+ * Waits until the page is settled or `deadline` (a `performance.now()` time) passes. True when
+ * it settled. A navigation started meanwhile (a script or meta refresh) is waited for too: its
+ * document is a counted request, and the DOM watch starts again on the new document.
+ */
+export async function waitUntilSettled(page: Page, activity: PageActivity, deadline: number): Promise<boolean> {
+  let dom: DomActivity | undefined;
+  try {
+    while (performance.now() < deadline && !activity.crashed) {
+      dom ??= await DomActivity.watch(page).catch(() => undefined);
+      const domState = await dom?.state().catch(() => undefined);
+      if (!domState) {
+        // The document was replaced under the watch: watch the new one once it is parsed.
+        dom?.dispose();
+        dom = undefined;
+        await page.waitForLoadState('domcontentloaded', { timeout: Math.max(1, deadline - performance.now()) }).catch(() => undefined);
+        await sleep(POLL_MS);
+        continue;
+      }
+      if (isSettled(activity, domState.quietMs)) return true;
+      await sleep(Math.min(POLL_MS, Math.max(0, deadline - performance.now())));
+    }
+    return false;
+  } finally {
+    dom?.dispose();
+  }
+}
+
+function isSettled(activity: PageActivity, domQuietMs: number): boolean {
+  // `load` with nothing in flight is a finished page, as plain `waitUntil: 'load'` takes it; the
+  // DOM must not be changing at that moment (a page still writing itself out).
+  if (activity.loaded && activity.pending === 0 && domQuietMs >= POLL_MS) return true;
+  return activity.pending <= MAX_PENDING_REQUESTS && activity.quietMs >= QUIET_MS && domQuietMs >= QUIET_MS;
+}
+
+/** A page that says only that it is loading, or that it needs JavaScript or a browser check. */
+export const PLACEHOLDER_TEXT =
+  /^[\s\W]*(?:loading|please wait|one moment|just a moment|wait a moment|starting|initiali[sz]ing|checking your browser|verifying you are human|redirecting|(?:please )?enable javascript|you need to enable javascript|javascript is (?:required|disabled))\b[^]{0,60}$/i;
+
+/** A placeholder is a few words at most; a page that says more is a page. */
+export const PLACEHOLDER_MAX_WORDS = 12;
+
+/** Whether all the page shows is a loading placeholder ("Loading...", "Just a moment..."). */
+export async function showsPlaceholder(page: Page): Promise<boolean> {
+  const text = await page
+    .evaluate(() => {
+      const body = document.body as HTMLElement | null;
+      return body ? body.innerText.slice(0, 200) : '';
+    })
+    .catch(() => '');
+  const words = text.split(/\s+/).filter((word) => /[\p{L}\p{N}]/u.test(word)).length;
+  return words > 0 && words <= PLACEHOLDER_MAX_WORDS && PLACEHOLDER_TEXT.test(text.trim());
+}
+
+/**
+ * A page showing a placeholder after it settled may still be filling itself (a timer, a late script):
+ * waits for its DOM to change, up to `LATE_CONTENT_WAIT_MS`, then for it to settle again.
+ * True when something changed.
+ */
+export async function waitForLateContent(page: Page, activity: PageActivity, deadline: number): Promise<boolean> {
+  if (activity.crashed) return false;
+  const dom = await DomActivity.watch(page).catch(() => undefined);
+  if (!dom) return false;
+  try {
+    const until = Math.min(deadline, performance.now() + LATE_CONTENT_WAIT_MS);
+    while (performance.now() < until) {
+      const state = await dom.state().catch(() => undefined);
+      if (!state) return false;
+      if (state.changes > 0) {
+        await waitUntilSettled(page, activity, deadline);
+        return true;
+      }
+      await sleep(POLL_MS * 2);
+    }
+    return false;
+  } finally {
+    dom.dispose();
+  }
+}
+
+function sleep(ms: number): Promise<void> {
+  return new Promise((resolve) => setTimeout(resolve, ms));
+}
