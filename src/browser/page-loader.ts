@@ -60,12 +60,13 @@ export async function loadPage(page: Page, context: BrowserContext, options: Loa
     await refuseEgressAnswer(tracker.response, checked.url, guard, 'later');
   } catch (error) {
     // A renderer that crashed once the document had arrived leaves that document to read.
-    if (!activity.crashed || !tracker.document) throw error;
+    if (!activity.crashed || !tracker.document || error instanceof AddressNotAllowed) throw error;
   } finally {
     tracker.stop();
   }
   const main = tracker.document;
-  const failure = activity.crashed ? 'crashed' : isErrorPage(page) || tracker.response !== main ? 'navigation failed' : undefined;
+  const deadEnd = isErrorPage(page) || guard.egressOutcome(tracker.response?.headers()[EGRESS_HEADER]) === 'unreachable';
+  const failure = activity.crashed ? 'crashed' : deadEnd ? 'navigation failed' : undefined;
   const shown = failure
     ? await standInFor(failure, { context, document: main, requestedUrl: checked.url, failedUrl: tracker.requestUrl, deadline, warnings, guard })
     : page;
@@ -96,6 +97,8 @@ export async function loadPage(page: Page, context: BrowserContext, options: Loa
  * nothing at all and has nothing in flight is more often blank than late: for text, its document
  * is read without scripts (page-markdown.ts), which is quicker and is what such pages (forum
  * software's `<noscript>` posts) have to offer, before any wait.
+ *
+ * @returns true when no wait for late content is left to give (it was given, or time is up).
  */
 async function settle(
   page: Page,
@@ -108,6 +111,7 @@ async function settle(
     () => true,
     () => false,
   );
+  if (activity.crashed) return true;
   if (!parsed) {
     warnings.push({ code: 'PAGE_INCOMPLETE', message: `The document was still arriving after ${timeoutMs} ms; this is the part that had arrived` });
     return true; // no time left to wait for anything more
@@ -130,7 +134,7 @@ async function settle(
 interface MainDocumentTracker {
   /** The last main-frame document response (after redirects and later navigations). */
   readonly response: Response | undefined;
-  /** The last of those that came from the target, not from the egress proxy. */
+  /** The last of those that is a document the target sent: not a redirect, not an answer of the egress proxy. */
   readonly document: Response | undefined;
   /** The URL of the last main-frame navigation request, even one that never got an answer. */
   readonly requestUrl: string | undefined;
@@ -152,7 +156,8 @@ function trackMainDocument(page: Page, isProxyAnswer: (response: Response) => bo
   const onResponse = (response: Response) => {
     if (!isMainNavigation(response.request())) return;
     state.response = response;
-    if (!isProxyAnswer(response)) state.document = response;
+    const redirect = response.status() >= 300 && response.status() < 400 && response.headers().location !== undefined;
+    if (!redirect && !isProxyAnswer(response)) state.document = response;
   };
   page.on('request', onRequest);
   page.on('response', onResponse);

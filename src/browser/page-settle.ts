@@ -18,7 +18,7 @@ export const QUIET_MS = 500;
 const MAX_PENDING_REQUESTS = 2;
 /** The longest the default wait spends after the document is parsed. */
 export const SETTLE_MAX_MS = 10_000;
-/** How long a page showing nothing (or a loading placeholder) is given to fill itself. */
+/** How long a page showing a loading placeholder (or, for markdown, nothing) is given to fill itself. */
 export const LATE_CONTENT_WAIT_MS = 5_000;
 const POLL_MS = 50;
 
@@ -34,6 +34,7 @@ export class PageActivity {
   private lastChange = performance.now();
   private loadFired = false;
   private rendererCrashed = false;
+  private waiters: Array<() => void> = [];
 
   constructor(
     private readonly page: Page,
@@ -64,6 +65,19 @@ export class PageActivity {
     return this.loadFired;
   }
 
+  /** Resolves at the next counted request end, `load` or crash, or after `ms`: a wait that wakes when something happens. */
+  nextEvent(ms: number): Promise<void> {
+    return new Promise((resolve) => {
+      const done = () => {
+        clearTimeout(timer);
+        this.waiters = this.waiters.filter((waiter) => waiter !== done);
+        resolve();
+      };
+      const timer = setTimeout(done, ms);
+      this.waiters.push(done);
+    });
+  }
+
   stop(): void {
     this.page.off('request', this.onStart);
     this.page.off('requestfinished', this.onEnd);
@@ -81,16 +95,26 @@ export class PageActivity {
   };
 
   private readonly onEnd = (request: Request) => {
-    if (this.inFlight.delete(request)) this.lastChange = performance.now();
+    if (!this.inFlight.delete(request)) return;
+    this.lastChange = performance.now();
+    this.wake();
   };
 
   private readonly onLoad = () => {
     this.loadFired = true;
+    this.wake();
   };
 
   private readonly onCrash = () => {
     this.rendererCrashed = true;
+    this.wake();
   };
+
+  private wake(): void {
+    const waiters = this.waiters;
+    this.waiters = [];
+    for (const done of waiters) done();
+  }
 
   private counts(request: Request): boolean {
     if (this.settleFor === 'render') return RENDER_TYPES.has(request.resourceType());
@@ -108,7 +132,7 @@ export class PageActivity {
 
 /** Changes to the page's content (nodes and text, not attributes), seen from inside the page. */
 export class DomActivity {
-  private constructor(private readonly handle: JSHandle<{ last: number; changes: number }>) {}
+  private constructor(private readonly handle: JSHandle<{ last: number; changes: number; stop(): void }>) {}
 
   /**
    * Starts watching. The observer's record lives only in a handle held by this process: nothing
@@ -116,11 +140,12 @@ export class DomActivity {
    */
   static async watch(page: Page): Promise<DomActivity> {
     const handle = await page.evaluateHandle(() => {
-      const record = { last: performance.now(), changes: 0 };
-      new MutationObserver(() => {
+      const observer = new MutationObserver(() => {
         record.last = performance.now();
         record.changes += 1;
-      }).observe(document, { childList: true, subtree: true, characterData: true });
+      });
+      const record = { last: performance.now(), changes: 0, stop: () => observer.disconnect() };
+      observer.observe(document, { childList: true, subtree: true, characterData: true });
       return record;
     });
     return new DomActivity(handle);
@@ -131,8 +156,12 @@ export class DomActivity {
     return this.handle.evaluate((record) => ({ quietMs: performance.now() - record.last, changes: record.changes }));
   }
 
+  /** Stops the observer and lets the record go (not awaited: the page may be gone already). */
   dispose(): void {
-    void this.handle.dispose().catch(() => undefined);
+    void this.handle
+      .evaluate((record) => record.stop())
+      .catch(() => undefined)
+      .finally(() => this.handle.dispose().catch(() => undefined));
   }
 }
 
@@ -145,6 +174,8 @@ export async function waitUntilSettled(page: Page, activity: PageActivity, deadl
   let dom: DomActivity | undefined;
   try {
     while (performance.now() < deadline && !activity.crashed) {
+      // `load` with nothing in flight is a finished page, as plain `waitUntil: 'load'` takes it.
+      if (activity.loaded && activity.pending === 0) return true;
       dom ??= await DomActivity.watch(page).catch(() => undefined);
       const domState = await dom?.state().catch(() => undefined);
       if (!domState) {
@@ -155,20 +186,13 @@ export async function waitUntilSettled(page: Page, activity: PageActivity, deadl
         await sleep(POLL_MS);
         continue;
       }
-      if (isSettled(activity, domState.quietMs)) return true;
-      await sleep(Math.min(POLL_MS, Math.max(0, deadline - performance.now())));
+      if (activity.pending <= MAX_PENDING_REQUESTS && activity.quietMs >= QUIET_MS && domState.quietMs >= QUIET_MS) return true;
+      await activity.nextEvent(Math.min(POLL_MS, Math.max(0, deadline - performance.now())));
     }
     return false;
   } finally {
     dom?.dispose();
   }
-}
-
-function isSettled(activity: PageActivity, domQuietMs: number): boolean {
-  // `load` with nothing in flight is a finished page, as plain `waitUntil: 'load'` takes it; the
-  // DOM must not be changing at that moment (a page still writing itself out).
-  if (activity.loaded && activity.pending === 0 && domQuietMs >= POLL_MS) return true;
-  return activity.pending <= MAX_PENDING_REQUESTS && activity.quietMs >= QUIET_MS && domQuietMs >= QUIET_MS;
 }
 
 /** A page that says only that it is loading, or that it needs JavaScript or a browser check. */
@@ -181,14 +205,25 @@ export const PLACEHOLDER_MAX_WORDS = 12;
 /** Whether all the page shows is a loading placeholder ("Loading...", "Just a moment..."). */
 export async function showsPlaceholder(page: Page): Promise<boolean> {
   const text = await page
-    .evaluate(() => {
+    .evaluate((maxChars) => {
       const body = document.body as HTMLElement | null;
-      return body ? body.innerText.slice(0, 200) : '';
-    })
+      if (!body) return '';
+      // Counting the text nodes first (no layout) clears most pages at once: they say more than this.
+      const walker = document.createTreeWalker(body, NodeFilter.SHOW_TEXT);
+      let seen = 0;
+      for (let node = walker.nextNode(); node && seen <= maxChars; node = walker.nextNode()) {
+        const holder = node.parentElement?.localName;
+        if (holder !== 'script' && holder !== 'style' && holder !== 'noscript' && holder !== 'template') seen += (node.nodeValue ?? '').trim().length;
+      }
+      return seen > maxChars ? '' : body.innerText.slice(0, maxChars);
+    }, PLACEHOLDER_MAX_CHARS)
     .catch(() => '');
   const words = text.split(/\s+/).filter((word) => /[\p{L}\p{N}]/u.test(word)).length;
   return words > 0 && words <= PLACEHOLDER_MAX_WORDS && PLACEHOLDER_TEXT.test(text.trim());
 }
+
+/** More text than this is a page, whatever it says. */
+const PLACEHOLDER_MAX_CHARS = 200;
 
 /**
  * A page showing a placeholder after it settled may still be filling itself (a timer, a late script):

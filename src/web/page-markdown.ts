@@ -24,8 +24,10 @@ export async function markdownOfPage(loaded: LoadedPage, options: ExtractOptions
   const wholeSelection = options.includeTags === undefined || options.includeTags.length === 0;
   const tooLittle = (result: ExtractResult) => isEmpty(result) || (wholeSelection && result.wordCount < FEW_WORDS);
   let result = await extractMarkdown(loaded.page, options);
-  // Read without scripts first: quick, and all that a page whose scripts failed has to give.
-  if (tooLittle(result)) {
+  // Read without scripts first: quick, and all that a page whose scripts failed has to give
+  // (unless the page is that reading already, standing in for one that crashed or went nowhere).
+  const alreadyWithoutScripts = warnings.some((warning) => warning.code === 'RENDERED_WITHOUT_SCRIPTS');
+  if (tooLittle(result) && !alreadyWithoutScripts) {
     const withoutScripts = await readWithoutScripts(loaded, options, log);
     if (withoutScripts && !tooLittle(withoutScripts)) {
       result = withoutScripts;

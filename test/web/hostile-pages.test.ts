@@ -160,6 +160,20 @@ describe('real-world pages through the API', () => {
     expect(codes(res.body.data.metadata)).toEqual(['PAGE_INCOMPLETE']);
   });
 
+  it('answers from the document that loaded when its script goes on to an address that fails, and refuses a private one', async () => {
+    for (const path of ['/goes-on-to-dead-https', '/goes-on-to-dead-http']) {
+      const res = await markdown(path, { waitTime: 1_000 });
+      expect(res.status, `${path}: ${res.text}`).toBe(200);
+      expect(res.body.data.markdown, path).toContain('Going on second sentence 12 carries');
+      expect(res.body.data.metadata.finalUrl, path).toBe(url(path));
+      expect(codes(res.body.data.metadata), path).toEqual(['RENDERED_WITHOUT_SCRIPTS']);
+      expect(res.body.data.metadata.warnings[0].message, path).toContain('dead-cdn.test/next');
+    }
+    const refused = await markdown('/goes-on-to-loopback', { waitTime: 1_000 });
+    expect(refused.status, refused.text).toBe(400);
+    expect(refused.body.error.code).toBe('URL_NOT_ALLOWED');
+  });
+
   it('answers a page with nothing to read with a NO_CONTENT warning, free and not cached', async () => {
     const before = await balance();
     const res = await markdown('/blank');

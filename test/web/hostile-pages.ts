@@ -90,6 +90,10 @@ const neverSettles = (trackerHost: string) => `<!doctype html><html lang="en"><h
 <img src="http://${trackerHost}/busy.gif" alt="">
 <script>let n = 0; setInterval(() => { document.getElementById('tick').textContent = 'tick ' + n++; fetch('/poll?' + n).catch(() => {}); }, 100);</script></body></html>`;
 
+/** Loads, then its script sends it on to `target`, which cannot be loaded (or is refused). */
+const goesOn = (target: string) => `<!doctype html><html lang="en"><head><title>Going on</title></head><body><main>${article('Going on')}</main>
+<script>addEventListener('load', () => setTimeout(() => { location.href = ${JSON.stringify(target)}; }, 100));</script></body></html>`;
+
 /** An empty page: nothing to read, with or without scripts. */
 const BLANK = '<!doctype html><html lang="en"><head><title>Blank</title></head><body></body></html>';
 
@@ -120,6 +124,9 @@ export async function startHostilePageSite(names: { trackerHost: (port: number) 
     '/hostile-prototypes': html(HOSTILE_PROTOTYPES),
     '/never-settles': html(neverSettles(trackerHost)),
     '/blank': html(BLANK),
+    '/goes-on-to-dead-https': html(goesOn(`https://${names.deadScriptHost}/next`)),
+    '/goes-on-to-dead-http': html(goesOn(`http://${names.deadScriptHost}/next`)),
+    '/goes-on-to-loopback': html(goesOn('https://127.0.0.1:1/next')),
     '/poll': (_req, res) => res.writeHead(204).end(),
     // Half a document, then nothing more: the connection stays open.
     '/half-arrived': (_req, res) => {
