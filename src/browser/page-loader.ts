@@ -3,6 +3,7 @@ import type { AddressPolicy } from '../net/address-policy.js';
 import { EGRESS_HEADER, type EgressOutcome } from '../net/egress-proxy.js';
 import { AddressNotAllowed } from '../net/errors.js';
 import {
+  isErrorPage,
   LATE_CONTENT_WAIT_MS,
   QUIET_MS,
   PageActivity,
@@ -11,7 +12,7 @@ import {
   waitForLateContent,
   waitUntilSettled,
 } from './page-settle.js';
-import { isErrorPage, STATIC_RENDER_MIN_MS, standInFor } from './page-recovery.js';
+import { STATIC_RENDER_MIN_MS, standInFor } from './page-recovery.js';
 import { renderWithoutScripts } from './static-render.js';
 import { InvalidPageOption, type LoadedPage, type LoadOptions, NavigationTimeout, type PageWarning, TargetUnreachable } from './types.js';
 

@@ -14,11 +14,6 @@ import { type LoadedPage, PageCrashed, type PageWarning, TargetUnreachable } fro
 /** A second rendering without scripts gets at least this long, even when the navigation used up its time. */
 export const STATIC_RENDER_MIN_MS = 5_000;
 
-/** Chromium's own page for a navigation that failed. */
-export function isErrorPage(page: Page): boolean {
-  return page.url().startsWith('chrome-error://');
-}
-
 export interface StandInRequest {
   context: BrowserContext;
   /** The last document the target sent (not an answer of the egress proxy). */

@@ -130,6 +130,11 @@ export class PageActivity {
   }
 }
 
+/** Chromium's own page for a navigation that failed (no script of ours can run on it). */
+export function isErrorPage(page: Page): boolean {
+  return page.url().startsWith('chrome-error://');
+}
+
 /** Changes to the page's content (nodes and text, not attributes), seen from inside the page. */
 export class DomActivity {
   private constructor(private readonly handle: JSHandle<{ last: number; changes: number; stop(): void }>) {}
@@ -174,8 +179,9 @@ export async function waitUntilSettled(page: Page, activity: PageActivity, deadl
   let dom: DomActivity | undefined;
   try {
     while (performance.now() < deadline && !activity.crashed) {
-      // `load` with nothing in flight is a finished page, as plain `waitUntil: 'load'` takes it.
-      if (activity.loaded && activity.pending === 0) return true;
+      // `load` with nothing in flight is a finished page, as plain `waitUntil: 'load'` takes it;
+      // Chromium's error page (the page navigated somewhere that failed) will not change either.
+      if ((activity.loaded && activity.pending === 0) || isErrorPage(page)) return true;
       dom ??= await DomActivity.watch(page).catch(() => undefined);
       const domState = await dom?.state().catch(() => undefined);
       if (!domState) {

@@ -119,7 +119,7 @@ export function captureRoutes({ ctx, requireAuth }: RouteDeps) {
       settleFor: 'render',
       work: async (loaded) => {
         const made = await produce(loaded);
-        const metadata = withWarnings({
+        const facts = {
           url: body.url,
           finalUrl: loaded.finalUrl,
           statusCode: loaded.statusCode,
@@ -127,7 +127,8 @@ export function captureRoutes({ ctx, requireAuth }: RouteDeps) {
           size: made.bytes.byteLength,
           contentType: made.contentType,
           ...made.extra,
-        }, loaded.warnings);
+        };
+        const metadata = withWarnings(facts, loaded.warnings);
         const file = await ctx.files.store({
           userId: principal.userId,
           plan: principal.user.plan,

@@ -169,6 +169,11 @@ describe('real-world pages through the API', () => {
       expect(codes(res.body.data.metadata), path).toEqual(['RENDERED_WITHOUT_SCRIPTS']);
       expect(res.body.data.metadata.warnings[0].message, path).toContain('dead-cdn.test/next');
     }
+    // Gone while the page settles: Chromium's error page is not waited on until the wait runs out.
+    const atOnce = await markdown('/goes-on-at-once');
+    expect(atOnce.status, atOnce.text).toBe(200);
+    expect(atOnce.body.data.markdown).toContain('Going on second sentence 12 carries');
+    expect(codes(atOnce.body.data.metadata)).toEqual(['RENDERED_WITHOUT_SCRIPTS']);
     const refused = await markdown('/goes-on-to-loopback', { waitTime: 1_000 });
     expect(refused.status, refused.text).toBe(400);
     expect(refused.body.error.code).toBe('URL_NOT_ALLOWED');

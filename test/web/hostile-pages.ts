@@ -90,9 +90,12 @@ const neverSettles = (trackerHost: string) => `<!doctype html><html lang="en"><h
 <img src="http://${trackerHost}/busy.gif" alt="">
 <script>let n = 0; setInterval(() => { document.getElementById('tick').textContent = 'tick ' + n++; fetch('/poll?' + n).catch(() => {}); }, 100);</script></body></html>`;
 
-/** Loads, then its script sends it on to `target`, which cannot be loaded (or is refused). */
-const goesOn = (target: string) => `<!doctype html><html lang="en"><head><title>Going on</title></head><body><main>${article('Going on')}</main>
-<script>addEventListener('load', () => setTimeout(() => { location.href = ${JSON.stringify(target)}; }, 100));</script></body></html>`;
+/** Its script sends it on to `target`, which cannot be loaded (or is refused): once loaded, or as soon as it is parsed. */
+const goesOn = (target: string, when: 'after load' | 'at once' = 'after load') => {
+  const go = `location.href = ${JSON.stringify(target)};`;
+  const script = when === 'at once' ? go : `addEventListener('load', () => setTimeout(() => { ${go} }, 100));`;
+  return `<!doctype html><html lang="en"><head><title>Going on</title></head><body><main>${article('Going on')}</main><script>${script}</script></body></html>`;
+};
 
 /** An empty page: nothing to read, with or without scripts. */
 const BLANK = '<!doctype html><html lang="en"><head><title>Blank</title></head><body></body></html>';
@@ -126,6 +129,7 @@ export async function startHostilePageSite(names: { trackerHost: (port: number) 
     '/blank': html(BLANK),
     '/goes-on-to-dead-https': html(goesOn(`https://${names.deadScriptHost}/next`)),
     '/goes-on-to-dead-http': html(goesOn(`http://${names.deadScriptHost}/next`)),
+    '/goes-on-at-once': html(goesOn(`https://${names.deadScriptHost}/next`, 'at once')),
     '/goes-on-to-loopback': html(goesOn('https://127.0.0.1:1/next')),
     '/poll': (_req, res) => res.writeHead(204).end(),
     // Half a document, then nothing more: the connection stays open.
