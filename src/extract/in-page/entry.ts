@@ -11,7 +11,8 @@ import {
   MAIN_CONTENT_TIME_MS,
   MAX_MAIN_CONTENT_DEPTH,
   MAX_MAIN_CONTENT_ELEMENTS,
-  measureDomSize,
+  DomTooDeep,
+  exceedsDepth,
   startBudget,
   step,
   WorkBudgetExceeded,
@@ -128,17 +129,17 @@ export function extractInPage(options: PageExtractOptions): PageExtractOutcome {
   // A page's scripts can remove the whole document (anti-adblock walls do): nothing to read.
   const body = document.body ?? document.documentElement;
   if (!body) return { markdown: '', ...readMetadata() };
-  const size = measureDomSize(body);
-  if (size.depth > MAX_MAIN_CONTENT_DEPTH) {
-    return plain(options, body, 'too-deep', '', `The page nests elements more than ${MAX_MAIN_CONTENT_DEPTH} deep`);
-  }
-  if (size.elements > MAX_MAIN_CONTENT_ELEMENTS) {
+  // Counted natively; the depth is checked by the walks themselves (measure, or measureDepth below).
+  if (body.getElementsByTagName('*').length > MAX_MAIN_CONTENT_ELEMENTS) {
     return plain(options, body, 'too-large', '', `The page has more than ${MAX_MAIN_CONTENT_ELEMENTS.toLocaleString('en')} elements`);
   }
+  const mainContent = options.onlyMainContent && options.includeTags.length === 0;
+  if (!mainContent && exceedsDepth(body, MAX_MAIN_CONTENT_DEPTH)) return tooDeep(options, body);
   startBudget(MAIN_CONTENT_TIME_MS);
   try {
     return { markdown: mainMarkdown(options, body), ...readMetadata() };
   } catch (error) {
+    if (error instanceof DomTooDeep) return tooDeep(options, body);
     const message = error instanceof Error ? `${error.name}: ${error.message}` : String(error);
     return plain(options, body, error instanceof WorkBudgetExceeded ? 'out-of-time' : 'failed', currentStepName(), message);
   } finally {
@@ -158,6 +159,10 @@ function mainMarkdown(options: PageExtractOptions, body: Element): string {
     if (revealedWords >= NEAR_EMPTY_WORDS && revealedWords > 3 * visibleWords) markdown = revealed;
   }
   return markdown;
+}
+
+function tooDeep(options: PageExtractOptions, body: Element): PageExtractResult {
+  return plain(options, body, 'too-deep', '', `The page nests elements more than ${MAX_MAIN_CONTENT_DEPTH} deep`);
 }
 
 /** The plain conversion of the whole visible page (or the included elements), with why it answered. */

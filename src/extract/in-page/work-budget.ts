@@ -55,25 +55,24 @@ export function checkBudget(): void {
   if ((ticks & 255) === 0 && performance.now() > deadline) throw new WorkBudgetExceeded(currentStep);
 }
 
-export interface DomSize {
-  elements: number;
-  depth: number;
+/** The DOM nests deeper than the recursive steps can go: thrown by `measure`. */
+export class DomTooDeep extends Error {
+  constructor() {
+    super(`The page nests elements more than ${MAX_MAIN_CONTENT_DEPTH} deep`);
+    this.name = 'DomTooDeep';
+  }
 }
 
-/** Elements and depth under `root`, counted iteratively and only up to the limits above. */
-export function measureDomSize(root: Element): DomSize {
-  let elements = 0;
+/** Whether elements under `root` nest deeper than `limit`: an iterative walk that stops when they do. */
+export function exceedsDepth(root: Element, limit: number): boolean {
   let depth = 0;
-  let maxDepth = 0;
   let node: Element | null = root;
   while (node) {
-    elements += 1;
-    if (depth > maxDepth) maxDepth = depth;
-    if (elements > MAX_MAIN_CONTENT_ELEMENTS || maxDepth > MAX_MAIN_CONTENT_DEPTH) break;
     const first: Element | null = node.firstElementChild;
     if (first) {
       node = first;
       depth += 1;
+      if (depth > limit) return true;
       continue;
     }
     while (node && node !== root && !node.nextElementSibling) {
@@ -82,5 +81,5 @@ export function measureDomSize(root: Element): DomSize {
     }
     node = node && node !== root ? node.nextElementSibling : null;
   }
-  return { elements, depth: maxDepth };
+  return false;
 }
