@@ -35,6 +35,7 @@ export class PageActivity {
   private loadFired = false;
   private rendererCrashed = false;
   private waiters: Array<() => void> = [];
+  private eventCount = 0;
 
   constructor(
     private readonly page: Page,
@@ -65,8 +66,17 @@ export class PageActivity {
     return this.loadFired;
   }
 
-  /** Resolves at the next counted request end, `load` or crash, or after `ms`: a wait that wakes when something happens. */
-  nextEvent(ms: number): Promise<void> {
+  /** Counted request ends, `load` and crashes so far: a waiter passes it to `nextEvent` so none is missed. */
+  get events(): number {
+    return this.eventCount;
+  }
+
+  /**
+   * Resolves at the next counted request end, `load` or crash after the `seen`-th (at once when
+   * one came already), or after `ms`: a wait that wakes when something happens.
+   */
+  nextEvent(ms: number, seen: number): Promise<void> {
+    if (this.eventCount !== seen) return Promise.resolve();
     return new Promise((resolve) => {
       const done = () => {
         clearTimeout(timer);
@@ -111,6 +121,7 @@ export class PageActivity {
   };
 
   private wake(): void {
+    this.eventCount += 1;
     const waiters = this.waiters;
     this.waiters = [];
     for (const done of waiters) done();
@@ -176,28 +187,33 @@ export class DomActivity {
  * document is a counted request, and the DOM watch starts again on the new document.
  */
 export async function waitUntilSettled(page: Page, activity: PageActivity, deadline: number): Promise<boolean> {
-  let dom: DomActivity | undefined;
+  // Installed at once but not waited for: most pages fire `load` first, and then it is not needed.
+  let watching: Promise<DomActivity | undefined> | undefined;
   try {
     while (performance.now() < deadline && !activity.crashed) {
+      const seen = activity.events;
       // `load` with nothing in flight is a finished page, as plain `waitUntil: 'load'` takes it;
       // Chromium's error page (the page navigated somewhere that failed) will not change either.
       if ((activity.loaded && activity.pending === 0) || isErrorPage(page)) return true;
-      dom ??= await DomActivity.watch(page).catch(() => undefined);
-      const domState = await dom?.state().catch(() => undefined);
-      if (!domState) {
-        // The document was replaced under the watch: watch the new one once it is parsed.
-        dom?.dispose();
-        dom = undefined;
-        await page.waitForLoadState('domcontentloaded', { timeout: Math.max(1, deadline - performance.now()) }).catch(() => undefined);
-        await sleep(POLL_MS);
-        continue;
+      watching ??= DomActivity.watch(page).catch(() => undefined);
+      if (activity.pending <= MAX_PENDING_REQUESTS && activity.quietMs >= QUIET_MS) {
+        const dom = await watching;
+        const state = await dom?.state().catch(() => undefined);
+        if (!state) {
+          // The document was replaced under the watch: watch the new one once it is parsed.
+          dom?.dispose();
+          watching = undefined;
+          await page.waitForLoadState('domcontentloaded', { timeout: Math.max(1, deadline - performance.now()) }).catch(() => undefined);
+          await sleep(POLL_MS);
+          continue;
+        }
+        if (state.quietMs >= QUIET_MS) return true;
       }
-      if (activity.pending <= MAX_PENDING_REQUESTS && activity.quietMs >= QUIET_MS && domState.quietMs >= QUIET_MS) return true;
-      await activity.nextEvent(Math.min(POLL_MS, Math.max(0, deadline - performance.now())));
+      await activity.nextEvent(Math.min(POLL_MS, Math.max(0, deadline - performance.now())), seen);
     }
     return false;
   } finally {
-    dom?.dispose();
+    void watching?.then((dom) => dom?.dispose());
   }
 }
 
