@@ -145,13 +145,27 @@ describe('egress proxy', () => {
       const answer = await forward(proxy, url);
       expect(answer.status, url).toBe(403);
       expect(proxy.outcomeOf(answer.egress), url).toBe('refused');
-      expect(answer.body, url).toMatch(/loopback|local or internal/);
+      expect(answer.body, url).toMatch(/loopback|local or internal|does not resolve to an address that may be loaded/);
     }
     for (const authority of [canary.hostPort, `rebind.test:${canary.port}`, `[::1]:${canary.port}`]) {
       const answer = await tunnel(proxy, authority);
       expect(answer.status, authority).toBe(403);
       expect(proxy.outcomeOf(answer.egress), authority).toBe('refused');
     }
+  });
+
+  it('answers a name that does not resolve exactly as one that resolves to a refused address (no internal-name oracle for a page)', async () => {
+    const resolver: HostResolver = async (hostname) => {
+      if (hostname === 'intranet.test') return ['10.1.2.3'];
+      throw Object.assign(new Error(`getaddrinfo ENOTFOUND ${hostname}`), { code: 'ENOTFOUND' });
+    };
+    const proxy = await startProxy({ resolver });
+    const internal = await forward(proxy, 'http://intranet.test/');
+    const unknown = await forward(proxy, 'http://nowhere.test/');
+    expect([unknown.status, unknown.body.replace('nowhere.test', 'NAME')]).toEqual([internal.status, internal.body.replace('intranet.test', 'NAME')]);
+    const internalTunnel = await tunnel(proxy, 'intranet.test:443');
+    const unknownTunnel = await tunnel(proxy, 'nowhere.test:443');
+    expect(unknownTunnel.status).toBe(internalTunnel.status);
   });
 
   it('connects to the address it checked: one DNS answer per connection, never a second lookup', async () => {
