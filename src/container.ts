@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { getMigrations } from 'better-auth/db/migration';
 import pino, { type Logger } from 'pino';
@@ -17,6 +17,7 @@ import { Lifecycle } from './lifecycle.js';
 import { Metrics } from './metrics/metrics.js';
 import { type DatabaseHandle, openDatabase } from './db/database.js';
 import { migrate } from './db/migrations.js';
+import { ensurePrivateDir } from './db/data-dir.js';
 import type { BlobStore } from './files/blob-store.js';
 import { FileService } from './files/file.service.js';
 import { LocalBlobStore } from './files/local-blob-store.js';
@@ -190,7 +191,7 @@ function readOrCreateSecret(dataDir: string, dialect: string): string {
   if (dialect === 'postgres') {
     throw new Error('AUTH_SECRET must be set when DATABASE_URL is used: every instance has to share it');
   }
-  mkdirSync(dataDir, { recursive: true });
+  ensurePrivateDir(dataDir);
   const path = join(dataDir, 'auth-secret');
   try {
     writeFileSync(path, randomBytes(32).toString('base64url'), { mode: 0o600, flag: 'wx' });

@@ -1,3 +1,7 @@
+import { statSync } from 'node:fs';
+import { chmod, mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { HostResolver } from '../../src/net/address-policy.js';
 import { apiClient } from '../helpers/client.js';
@@ -65,3 +69,35 @@ describe('hostile callers: input and information', () => {
     expect(unknown.body.error.message.replace('nowhere.test', 'NAME')).toBe(internal.body.error.message.replace('intranet.test', 'NAME'));
   });
 });
+
+describe('hostile neighbours: the data directory', () => {
+  it('creates DATA_DIR 0700 and the database 0600, and tightens ones left open by an older version', async () => {
+    const parent = await mkdtemp(join(tmpdir(), 'pluck-modes-'));
+    try {
+      const fresh = join(parent, 'fresh', 'data');
+      const server = await startTestServer('sqlite', { DATA_DIR: fresh });
+      await server.close();
+      expect(modeOf(fresh)).toBe(0o700);
+      expect(modeOf(join(fresh, 'pluck.sqlite'))).toBe(0o600);
+
+      const old = join(parent, 'old');
+      await mkdir(old, { mode: 0o755 });
+      await chmod(old, 0o755);
+      await writeFile(join(old, 'pluck.sqlite'), '', { mode: 0o644 });
+      await chmod(join(old, 'pluck.sqlite'), 0o644);
+      const upgraded = await startTestServer('sqlite', { DATA_DIR: old });
+      try {
+        expect(modeOf(old)).toBe(0o700);
+        for (const name of ['pluck.sqlite', 'pluck.sqlite-wal', 'pluck.sqlite-shm']) expect(modeOf(join(old, name)), name).toBe(0o600);
+      } finally {
+        await upgraded.close();
+      }
+    } finally {
+      await rm(parent, { recursive: true, force: true });
+    }
+  });
+});
+
+function modeOf(path: string): number {
+  return statSync(path).mode & 0o777;
+}
