@@ -1,5 +1,5 @@
 import { lookup } from 'node:dns/promises';
-import { AddressNotAllowed, HostUnresolvable } from './errors.js';
+import { AddressNotAllowed, HostUnresolvable, NameNotLoadable } from './errors.js';
 import { type AddressClass, classifyAddress, isIPAddress, stripBrackets } from './ip-address.js';
 
 /** Resolves a host name to its IP addresses. Injectable so tests can point names anywhere. */
@@ -103,7 +103,7 @@ export class AddressPolicy {
     if (!exempt) {
       for (const address of addresses) {
         const kind = this.refusedKind(address);
-        if (kind) throw new AddressNotAllowed(unloadableName(hostname), target, `resolves to ${address}, ${DESCRIPTIONS[kind]} address`);
+        if (kind) throw new NameNotLoadable(trimDots(hostname), target, `resolves to ${address}, ${DESCRIPTIONS[kind]} address`);
       }
     }
     return addresses;
@@ -146,20 +146,13 @@ export class AddressPolicy {
       addresses = await this.resolver(name);
     } catch (error) {
       const detail = `could not be resolved (${(error as NodeJS.ErrnoException).code ?? String(error)})`;
-      throw new HostUnresolvable(unloadableName(hostname), target, name, detail, { cause: error });
+      throw new HostUnresolvable(name, target, detail, { cause: error });
     }
-    if (addresses.length === 0) throw new HostUnresolvable(unloadableName(hostname), target, name, 'has no addresses');
+    if (addresses.length === 0) throw new HostUnresolvable(name, target, 'has no addresses');
     return addresses;
   }
 }
 
-/**
- * One message for a name that does not resolve and a name that resolves to a refused address:
- * two messages would let callers map which internal names exist. The log has the difference.
- */
-function unloadableName(hostname: string): string {
-  return `${trimDots(hostname)} does not resolve to an address that may be loaded`;
-}
 
 export function effectivePort(url: URL): number {
   if (url.port) return Number(url.port);

@@ -12,20 +12,27 @@ export class AddressNotAllowed extends Error {
 }
 
 /**
- * A host name that does not resolve (NXDOMAIN, no addresses). Refused exactly like a name that
- * resolves to a refused address, with the same message: otherwise the answers tell a caller
- * which internal names exist.
+ * A host name that does not resolve to an address that may be loaded: it resolves to refused
+ * addresses, or to none. Both are answered alike, in message and in behaviour, wherever they
+ * happen: otherwise the answers tell a caller which internal names exist.
  */
-export class HostUnresolvable extends AddressNotAllowed {
+export class NameNotLoadable extends AddressNotAllowed {
   constructor(
-    message: string,
-    target: string,
     readonly hostname: string,
-    detail?: string,
+    target: string,
+    detail: string,
     options?: { cause?: unknown },
   ) {
-    super(message, target, detail);
-    this.name = 'HostUnresolvable';
+    super(`${hostname} does not resolve to an address that may be loaded`, target, detail);
+    this.name = 'NameNotLoadable';
     if (options?.cause !== undefined) this.cause = options.cause;
+  }
+}
+
+/** The names that do not resolve at all (NXDOMAIN, no addresses): everyday dead hosts, worth no warning in the log. */
+export class HostUnresolvable extends NameNotLoadable {
+  constructor(hostname: string, target: string, detail: string, options?: { cause?: unknown }) {
+    super(hostname, target, detail, options);
+    this.name = 'HostUnresolvable';
   }
 }

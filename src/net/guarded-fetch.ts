@@ -51,7 +51,7 @@ function dialFirst(
 ): void {
   const [address, ...rest] = addresses;
   if (address === undefined) {
-    callback(new HostUnresolvable(`${target.hostname} has no addresses`, target.hostname, target.hostname, 'has no addresses'), null);
+    callback(new HostUnresolvable(target.hostname, target.hostname, 'has no addresses'), null);
     return;
   }
   // `host` keeps the name, so undici still uses it for SNI and certificate checks.

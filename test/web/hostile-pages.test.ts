@@ -19,6 +19,7 @@ describe('real-world pages through the API', () => {
 
   const resolver: HostResolver = async (hostname) => {
     if (hostname === trackerHost) return ['127.0.0.1'];
+    if (hostname === 'intranet.test') return ['10.1.2.3'];
     if (hostname === 'slow-dns.test') {
       // A resolver that times out, as one does for a dead host behind a broken name server.
       slowLookups.push(hostname);
@@ -28,7 +29,7 @@ describe('real-world pages through the API', () => {
   };
 
   beforeAll(async () => {
-    fixtures = await startHostilePageSite({ trackerHost: (port) => `${trackerHost}:${port}`, deadScriptHost: 'dead-cdn.test', slowDnsHost: 'slow-dns.test' });
+    fixtures = await startHostilePageSite({ trackerHost: (port) => `${trackerHost}:${port}`, deadScriptHost: 'dead-cdn.test', slowDnsHost: 'slow-dns.test', internalHost: 'intranet.test' });
     server = await startTestServer(
       'sqlite',
       { ALLOW_PRIVATE_HOSTS: `${fixtures.site.hostPort},${trackerHost}:${fixtures.blackHole.port}`, LOG_LEVEL: 'debug' },
@@ -177,6 +178,13 @@ describe('real-world pages through the API', () => {
     const refused = await markdown('/goes-on-to-loopback', { waitTime: 1_000 });
     expect(refused.status, refused.text).toBe(400);
     expect(refused.body.error.code).toBe('URL_NOT_ALLOWED');
+    // A name resolving to a private address is answered like a dead name, so a page cannot tell them apart.
+    const dead = await markdown('/goes-on-to-dead-http', { waitTime: 1_000 });
+    const internal = await markdown('/goes-on-to-internal', { waitTime: 1_000 });
+    expect(internal.status, internal.text).toBe(200);
+    expect(internal.body.data.metadata.warnings[0].message.replace('intranet.test', 'NAME')).toBe(
+      dead.body.data.metadata.warnings[0].message.replace('dead-cdn.test', 'NAME'),
+    );
   });
 
   it('answers a page with nothing to read with a NO_CONTENT warning, free and not cached', async () => {
