@@ -1,5 +1,5 @@
 import { AppError } from '../http/errors.js';
-import { VALIDATION_ERROR_NAME } from '../http/validation.js';
+import { validationError } from '../http/validation.js';
 import { AddressNotAllowed } from '../net/errors.js';
 import { BrowserCrashed, InvalidPageOption, NavigationTimeout, PageCrashed, PoolOverloaded, TargetUnreachable } from './types.js';
 
@@ -33,10 +33,7 @@ export function toAppError(error: unknown): unknown {
     return new AppError('SERVICE_UNAVAILABLE', `The browser is unavailable: ${error.message}`, { cause: error });
   }
   if (error instanceof InvalidPageOption) {
-    return new AppError('VALIDATION_ERROR', `Invalid request: ${error.field}: ${error.message}`, {
-      cause: error,
-      details: { name: VALIDATION_ERROR_NAME, issues: [{ code: 'custom', path: fieldPath(error.field), message: error.message }] },
-    });
+    return validationError([{ code: 'custom', path: fieldPath(error.field), message: error.message }], error);
   }
   return error;
 }

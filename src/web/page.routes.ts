@@ -1,7 +1,6 @@
 import { createRoute, z } from '@hono/zod-openapi';
 import { InvalidSelector } from '../extract/extract.js';
 import { ok } from '../http/envelope.js';
-import { AppError } from '../http/errors.js';
 import { authedErrors, bearerSecurity, createRouter, envelope, json, jsonBody } from '../http/openapi.js';
 import type { RouteDeps } from '../http/route-deps.js';
 import { collectLinks } from './links.js';
@@ -9,7 +8,7 @@ import { readPageFacts } from './page-facts.js';
 import { markdownOfPage } from './page-markdown.js';
 import { pageFields, toContextOptions, warningsField, withWarnings } from './page-options.js';
 import { webErrors } from './web-errors.js';
-import { VALIDATION_ERROR_NAME } from '../http/validation.js';
+import { validationError } from '../http/validation.js';
 
 const selectorList = z.array(z.string().min(1).max(1000)).max(50);
 
@@ -149,7 +148,5 @@ export function pageRoutes({ ctx, requireAuth }: RouteDeps) {
 function invalidSelector(error: InvalidSelector, includeTags: string[], excludeTags: string[]) {
   const inInclude = includeTags.indexOf(error.selector);
   const path = inInclude >= 0 ? ['includeTags', inInclude] : ['excludeTags', excludeTags.indexOf(error.selector)];
-  return new AppError('VALIDATION_ERROR', `Invalid request: ${error.message}`, {
-    details: { name: VALIDATION_ERROR_NAME, issues: [{ code: 'custom', path, message: error.message }] },
-  });
+  return validationError([{ code: 'custom', path, message: error.message }], error);
 }
