@@ -64,7 +64,8 @@ const envSchema = z.object({
   METRICS_TOKEN: z.string().min(16, 'METRICS_TOKEN must be at least 16 characters').optional(),
 
   CHROMIUM_PATH: z.string().min(1).default('/usr/bin/chromium'),
-  CHROMIUM_SANDBOX: booleanFlag.default(false),
+  CHROMIUM_SANDBOX: booleanFlag.default(true),
+  CHROMIUM_USER: z.string().regex(/^[a-z_][a-z0-9_-]{0,31}$/, 'CHROMIUM_USER must be a user name').default('pluck-chromium'),
   BROWSER_WS_ENDPOINT: z.url({ protocol: /^(wss?|https?)$/ }).optional(),
   BROWSER_REMOTE_HEARTBEAT_MS: positiveInt.default(5000),
   BROWSER_MAX_PAGES: positiveInt.default(Math.min(16, Math.max(2, availableParallelism() * 2))),
@@ -217,7 +218,7 @@ export interface CaptionsConfig {
 /** The Chromium pool (src/browser). */
 export interface BrowserConfig {
   chromiumPath: string;
-  /** Keep Chromium's sandbox; off by default because it cannot start as root or in most containers. */
+  /** Keep Chromium's sandbox (default). It needs unprivileged user namespaces. */
   sandbox: boolean;
   /** A Chromium on another host, reached over CDP (ws:// or http:// form) instead of a local launch. */
   wsEndpoint: string | undefined;
@@ -241,6 +242,8 @@ export interface EgressConfig {
   /** 0 takes a free port; a fixed one when PUBLIC_URL (or a firewall rule) names it. */
   proxyPort: number;
   /** The proxy address given to browsers, when they reach it by another name (e.g. behind NAT). */
+  /** The user a sandboxed Chromium runs as when Pluck runs as root (Chromium refuses root with its sandbox). */
+  user: string;
   proxyPublicUrl: string | undefined;
 }
 
@@ -367,6 +370,7 @@ export function loadConfig(env: Record<string, string | undefined>): Config {
         concurrency: e.FREE_CONCURRENCY,
         monthlyCredits: e.FREE_MONTHLY_CREDITS,
         fileRetentionDays: e.FREE_FILE_RETENTION_DAYS,
+      user: e.CHROMIUM_USER,
       },
       pro: {
         requestsPerHour: e.PRO_REQUESTS_PER_HOUR,
