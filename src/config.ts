@@ -113,7 +113,14 @@ const envSchema = z.object({
   SCRAPE_CREDIT_COST: nonNegativeInt.default(1),
   LINKS_CREDIT_COST: nonNegativeInt.default(1),
   CACHE_TTL_SECONDS: nonNegativeInt.default(3600),
+  CACHE_MAX_ENTRY_BYTES: positiveInt.default(8 * 1024 * 1024),
+  CACHE_MAX_USER_BYTES: positiveInt.default(64 * 1024 * 1024),
+  CACHE_MAX_BYTES: positiveInt.default(256 * 1024 * 1024),
+  ANSWER_MAX_CHARS: positiveInt.min(10_000).max(100_000_000).default(5_000_000),
+  SCREENSHOT_MAX_WIDTH: positiveInt.max(65_000).default(16_384),
   SCREENSHOT_MAX_HEIGHT: positiveInt.max(65_000).default(16_384),
+  SCREENSHOT_MAX_PIXELS: positiveInt.max(268_435_456).default(33_554_432),
+  PDF_MAX_PAGES: positiveInt.max(10_000).default(100),
   SCRAPE_MAX_SELECTORS: positiveInt.max(1000).default(20),
   SCRAPE_MAX_RESULTS: positiveInt.max(10_000).default(100),
 });
@@ -178,11 +185,26 @@ export interface WebConfig {
   creditCosts: Record<WebOperation, number>;
   /** Lifetime of cached results; 0 turns the result cache off. */
   cacheTtlSeconds: number;
-  /** Full-page screenshots are cut at this height so an endless page cannot exhaust memory. */
-  screenshotMaxHeight: number;
+  cacheLimits: CacheLimits;
+  /** Text answers (HTML, markdown, scrape results, links) are cut at this many characters, in the page. */
+  answerMaxChars: number;
+  /** Screenshot bounds in device pixels (CSS pixels times deviceScaleFactor), whatever asks for the area. */
+  screenshot: { maxWidth: number; maxHeight: number; maxPixels: number };
+  /** PDFs are cut after this many pages. */
+  pdfMaxPages: number;
   scrapeMaxSelectors: number;
   /** Matches returned per selector; `elementsFound` still counts them all. */
   scrapeMaxResults: number;
+}
+
+/** The result cache's bounds, in bytes of stored JSON, so that the cache cannot grow with what pages hold. */
+export interface CacheLimits {
+  /** A larger result is not cached. */
+  maxEntryBytes: number;
+  /** One account's entries; its oldest go first (memory and Redis). */
+  maxUserBytes: number;
+  /** Every entry of this instance's in-memory cache (Redis: bounded per account). */
+  maxBytes: number;
 }
 
 /** Web search providers; each is on when its variable is set. */
@@ -220,6 +242,8 @@ export interface BrowserConfig {
   chromiumPath: string;
   /** Keep Chromium's sandbox (default). It needs unprivileged user namespaces. */
   sandbox: boolean;
+  /** The user a sandboxed Chromium runs as when Pluck runs as root (Chromium refuses root with its sandbox). */
+  user: string;
   /** A Chromium on another host, reached over CDP (ws:// or http:// form) instead of a local launch. */
   wsEndpoint: string | undefined;
   /** A remote browser that does not answer within this long is treated as crashed. */
@@ -242,8 +266,6 @@ export interface EgressConfig {
   /** 0 takes a free port; a fixed one when PUBLIC_URL (or a firewall rule) names it. */
   proxyPort: number;
   /** The proxy address given to browsers, when they reach it by another name (e.g. behind NAT). */
-  /** The user a sandboxed Chromium runs as when Pluck runs as root (Chromium refuses root with its sandbox). */
-  user: string;
   proxyPublicUrl: string | undefined;
 }
 
@@ -348,6 +370,7 @@ export function loadConfig(env: Record<string, string | undefined>): Config {
     browser: {
       chromiumPath: e.CHROMIUM_PATH,
       sandbox: e.CHROMIUM_SANDBOX,
+      user: e.CHROMIUM_USER,
       wsEndpoint: e.BROWSER_WS_ENDPOINT,
       remoteHeartbeatMs: e.BROWSER_REMOTE_HEARTBEAT_MS,
       maxPages: e.BROWSER_MAX_PAGES,
@@ -370,7 +393,6 @@ export function loadConfig(env: Record<string, string | undefined>): Config {
         concurrency: e.FREE_CONCURRENCY,
         monthlyCredits: e.FREE_MONTHLY_CREDITS,
         fileRetentionDays: e.FREE_FILE_RETENTION_DAYS,
-      user: e.CHROMIUM_USER,
       },
       pro: {
         requestsPerHour: e.PRO_REQUESTS_PER_HOUR,
@@ -409,7 +431,10 @@ export function loadConfig(env: Record<string, string | undefined>): Config {
         'ai-extract': e.AI_EXTRACT_CREDIT_COST,
       },
       cacheTtlSeconds: e.CACHE_TTL_SECONDS,
-      screenshotMaxHeight: e.SCREENSHOT_MAX_HEIGHT,
+      cacheLimits: { maxEntryBytes: e.CACHE_MAX_ENTRY_BYTES, maxUserBytes: e.CACHE_MAX_USER_BYTES, maxBytes: e.CACHE_MAX_BYTES },
+      answerMaxChars: e.ANSWER_MAX_CHARS,
+      screenshot: { maxWidth: e.SCREENSHOT_MAX_WIDTH, maxHeight: e.SCREENSHOT_MAX_HEIGHT, maxPixels: e.SCREENSHOT_MAX_PIXELS },
+      pdfMaxPages: e.PDF_MAX_PAGES,
       scrapeMaxSelectors: e.SCRAPE_MAX_SELECTORS,
       scrapeMaxResults: e.SCRAPE_MAX_RESULTS,
     },

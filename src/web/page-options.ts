@@ -82,7 +82,7 @@ export const warningsField = z
   .optional()
   .openapi({
     description:
-      'What the answer could not do as usual: PAGE_INCOMPLETE, PAGE_NOT_SETTLED, LOADING_PLACEHOLDER, RENDERED_WITHOUT_SCRIPTS, SIMPLIFIED_EXTRACTION, NO_CONTENT. Absent when there is nothing to say',
+      'What the answer could not do as usual: PAGE_INCOMPLETE, PAGE_NOT_SETTLED, LOADING_PLACEHOLDER, RENDERED_WITHOUT_SCRIPTS, SIMPLIFIED_EXTRACTION, NO_CONTENT, ANSWER_TRUNCATED. Absent when there is nothing to say',
   });
 
 /** `metadata` with the warnings added when there are any. */

@@ -6,8 +6,9 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { HostResolver } from '../../src/net/address-policy.js';
 import { apiClient } from '../helpers/client.js';
 import { startTestServer, type TestServer } from '../helpers/test-server.js';
-import { startFixtureSite } from './fixtures.js';
-import type { RecordingServer } from '../helpers/recording-server.js';
+import { pngSize, startFixtureSite } from './fixtures.js';
+import { type RecordingServer, startRecordingServer } from '../helpers/recording-server.js';
+import type { ServerResponse } from 'node:http';
 
 /**
  * What one ordinary account could do to the service or learn from it (issue 24), through real
@@ -101,3 +102,78 @@ describe('hostile neighbours: the data directory', () => {
 function modeOf(path: string): number {
   return statSync(path).mode & 0o777;
 }
+
+describe('hostile callers: screenshot bounds in device pixels', () => {
+  let site: RecordingServer;
+  let server: TestServer;
+  let api: ReturnType<typeof apiClient>;
+  let key: string;
+  const bounds = { width: 2000, height: 3000, pixels: 4_000_000 };
+
+  beforeAll(async () => {
+    const page = (body: string) => (_req: unknown, res: ServerResponse) => res.writeHead(200, { 'content-type': 'text/html' }).end(body);
+    site = await startRecordingServer({
+      '/wide': page('<!doctype html><body style="margin:0"><div style="width:10000px;height:16000px;background:linear-gradient(red,blue)">wide</div>'),
+      '/tall': page('<!doctype html><body style="margin:0"><div style="height:5000px;background:linear-gradient(red,blue)">tall</div>'),
+      '/wide-element': page('<!doctype html><body style="margin:0"><div id="banner" style="width:30000px;height:200px;background:green">banner</div>'),
+    });
+    server = await startTestServer('sqlite', {
+      ALLOW_PRIVATE_HOSTS: site.hostPort,
+      SCREENSHOT_MAX_WIDTH: String(bounds.width),
+      SCREENSHOT_MAX_HEIGHT: String(bounds.height),
+      SCREENSHOT_MAX_PIXELS: String(bounds.pixels),
+    });
+    api = apiClient(server.baseUrl);
+    ({ key } = await api.signUpWithKey());
+  });
+  afterAll(async () => {
+    await server?.close();
+    await site?.close();
+  });
+
+  const shoot = async (body: Record<string, unknown>) => {
+    const res = await api.post('/v1/web/screenshot', { base64: true, maxAge: 0, ...body }, key);
+    expect(res.status, res.text).toBe(200);
+    const size = pngSize(Buffer.from(res.body.data.base64, 'base64'));
+    return { size, metadata: res.body.data.metadata, warnings: res.headers.get('x-warnings') };
+  };
+  const withinBounds = ({ width, height }: { width: number; height: number }) =>
+    width <= bounds.width && height <= bounds.height && width * height <= bounds.pixels;
+
+  it('cuts a full page of any width or scale to the bounds, and says so', async () => {
+    const wide = await shoot({ url: `${site.origin}/wide`, screenshotOptions: { fullPage: true } });
+    expect(wide.size).toEqual({ width: 2000, height: 2000 });
+    expect(wide.metadata).toMatchObject({ width: 2000, height: 2000, truncated: true });
+    expect(wide.warnings).toBe('ANSWER_TRUNCATED');
+    const scaled = await shoot({
+      url: `${site.origin}/tall`,
+      viewport: { width: 400, height: 300, deviceScaleFactor: 3 },
+      screenshotOptions: { fullPage: true },
+    });
+    expect(scaled.size).toEqual({ width: 1200, height: 3000 });
+    expect(scaled.metadata.truncated).toBe(true);
+  });
+
+  it('cuts one element of any size to the bounds', async () => {
+    const element = await shoot({ url: `${site.origin}/wide-element`, screenshotOptions: { selector: '#banner' } });
+    expect(withinBounds(element.size), JSON.stringify(element.size)).toBe(true);
+    expect(element.size).toEqual({ width: 2000, height: 200 });
+    expect(element.metadata.truncated).toBe(true);
+  });
+
+  it('refuses with 422 a clip or a viewport that the bounds cannot hold, before loading anything', async () => {
+    const hits = site.hits.length;
+    const clip = await api.post(
+      '/v1/web/screenshot',
+      { url: `${site.origin}/tall`, screenshotOptions: { clip: { x: 0, y: 0, width: 1000, height: 20_000 } } },
+      key,
+    );
+    expect(clip.status, clip.text).toBe(422);
+    expect(clip.body.error.issues[0].path).toEqual(['screenshotOptions', 'clip']);
+    expect(clip.body.error.issues[0].message).toContain('1000x20000 device pixels');
+    const viewport = await api.post('/v1/web/screenshot', { url: `${site.origin}/tall`, viewport: { width: 1000, height: 1000, deviceScaleFactor: 3 } }, key);
+    expect(viewport.status, viewport.text).toBe(422);
+    expect(viewport.body.error.issues[0].path).toEqual(['viewport']);
+    expect(site.hits.length).toBe(hits);
+  });
+});
