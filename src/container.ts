@@ -127,7 +127,8 @@ export async function createContext(config: Config, overrides: ContextOverrides 
     const files = new FileService(database.db, blobs, config);
     const engine = createBrowserEngine(config, logger, overrides.hostResolver);
     const fileSweeper = new FileSweeper(database.db, blobs, logger, config.files.sweepBatchSize);
-    const cache = overrides.cache ?? (redis ? new RedisResultCache(redis) : new MemoryResultCache());
+    const cacheLimits = config.web.cacheLimits;
+    const cache = overrides.cache ?? (redis ? new RedisResultCache(redis, cacheLimits) : new MemoryResultCache(cacheLimits));
     const concurrency =
       overrides.concurrency ??
       (redis ? new RedisConcurrencyLimiter(redis, config.redis.slotTtlSeconds * 1000, logger) : new MemoryConcurrencyLimiter());
