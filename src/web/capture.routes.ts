@@ -182,12 +182,12 @@ export function captureRoutes({ ctx, requireAuth }: RouteDeps) {
 
   router.openapi(pdfRoute, async (c) => {
     const body = c.req.valid('json');
-    return capture(c, 'pdf', body, { options: body.pdfOptions }, undefined, async ({ page }) => ({
-      bytes: await renderPdf(page, body.pdfOptions),
-      contentType: 'application/pdf',
-      extension: 'pdf',
-      extra: {},
-    }));
+    const maxPages = ctx.config.web.pdfMaxPages;
+    return capture(c, 'pdf', body, { options: body.pdfOptions }, undefined, async ({ page }) => {
+      const pdf = await renderPdf(page, body.pdfOptions, maxPages);
+      const warnings = pdf.truncated ? [{ code: 'ANSWER_TRUNCATED' as const, message: `The document was longer than this service's bound of ${maxPages} pages (PDF_MAX_PAGES); the PDF has its first ${maxPages}` }] : [];
+      return { bytes: pdf.bytes, contentType: 'application/pdf', extension: 'pdf', extra: { pages: pdf.pages }, warnings };
+    });
   });
 
   return router;

@@ -5,6 +5,7 @@ import { authedErrors, bearerSecurity, createRouter, envelope, json, jsonBody } 
 import type { RouteDeps } from '../http/route-deps.js';
 import { collectLinks } from './links.js';
 import { readPageFacts } from './page-facts.js';
+import { readHtml, truncatedAnswer } from './page-html.js';
 import { markdownOfPage } from './page-markdown.js';
 import { pageFields, toContextOptions, warningsField, withWarnings } from './page-options.js';
 import { webErrors } from './web-errors.js';
@@ -94,9 +95,10 @@ export function pageRoutes({ ctx, requireAuth }: RouteDeps) {
       ...common(c, body),
       operation: 'content',
       work: async ({ page, finalUrl, statusCode, contentType, warnings }) => {
-        const [content, facts] = await Promise.all([page.content(), readPageFacts(page)]);
+        const maxChars = ctx.config.web.answerMaxChars;
+        const [{ html, truncated }, facts] = await Promise.all([readHtml(page, maxChars), readPageFacts(page)]);
         const metadata = { url: body.url, finalUrl, statusCode, timestamp: new Date().toISOString(), title: facts.title, description: facts.description, contentType };
-        return { content, metadata: withWarnings(metadata, warnings) };
+        return { content: html, metadata: withWarnings(metadata, truncated ? [...warnings, truncatedAnswer('The HTML', maxChars)] : warnings) };
       },
     });
     c.header('X-Cache', result.cache);
@@ -112,7 +114,8 @@ export function pageRoutes({ ctx, requireAuth }: RouteDeps) {
       variant: { onlyMainContent, includeTags, excludeTags },
       work: async (loaded) => {
         const { finalUrl, statusCode } = loaded;
-        const extracted = await markdownOfPage(loaded, { url: finalUrl, onlyMainContent, includeTags, excludeTags }, c.get('log')).catch((error: unknown) => {
+        const options = { url: finalUrl, onlyMainContent, includeTags, excludeTags, maxChars: ctx.config.web.answerMaxChars };
+        const extracted = await markdownOfPage(loaded, options, c.get('log')).catch((error: unknown) => {
           throw error instanceof InvalidSelector ? invalidSelector(error, includeTags ?? [], excludeTags ?? []) : error;
         });
         const { markdown, title, description, language, wordCount, warnings } = extracted;
@@ -132,9 +135,10 @@ export function pageRoutes({ ctx, requireAuth }: RouteDeps) {
       ...common(c, body),
       operation: 'links',
       work: async ({ page, finalUrl, statusCode, warnings }) => {
-        const [links, facts] = await Promise.all([collectLinks(page), readPageFacts(page)]);
+        const maxChars = ctx.config.web.answerMaxChars;
+        const [{ links, truncated }, facts] = await Promise.all([collectLinks(page, maxChars), readPageFacts(page)]);
         const metadata = { url: body.url, finalUrl, statusCode, timestamp: new Date().toISOString(), title: facts.title, description: facts.description, count: links.length };
-        return { links, metadata: withWarnings(metadata, warnings) };
+        return { links, metadata: withWarnings(metadata, truncated ? [...warnings, truncatedAnswer('The list of links', maxChars)] : warnings) };
       },
     });
     c.header('X-Cache', result.cache);

@@ -177,3 +177,68 @@ describe('hostile callers: screenshot bounds in device pixels', () => {
     expect(site.hits.length).toBe(hits);
   });
 });
+
+describe('hostile callers: every answer has a bound', () => {
+  let site: RecordingServer;
+  let server: TestServer;
+  let api: ReturnType<typeof apiClient>;
+  let key: string;
+  const maxChars = 200_000;
+  const megabyte = 'All work and no play. '.repeat(48_000);
+
+  beforeAll(async () => {
+    const page = (body: string) => (_req: unknown, res: ServerResponse) => res.writeHead(200, { 'content-type': 'text/html; charset=utf-8' }).end(body);
+    const nested = `${'<div>'.repeat(100)}<p>${megabyte}</p>${'</div>'.repeat(100)}`;
+    const links = Array.from({ length: 20_000 }, (_, i) => `<a href="/page/${i}/${'x'.repeat(40)}">link ${i}</a>`).join('\n');
+    site = await startRecordingServer({
+      '/nested': page(`<!doctype html><html lang="en"><head><title>Nested</title></head><body>${nested}</body></html>`),
+      '/links': page(`<!doctype html><html lang="en"><head><title>Links</title></head><body>${links}</body></html>`),
+      '/long': page('<!doctype html><body style="margin:0"><div style="height:60000px;background:linear-gradient(red,blue)">long</div>'),
+    });
+    server = await startTestServer('sqlite', { ALLOW_PRIVATE_HOSTS: site.hostPort, ANSWER_MAX_CHARS: String(maxChars), PDF_MAX_PAGES: '3' });
+    api = apiClient(server.baseUrl);
+    ({ key } = await api.signUpWithKey());
+  });
+  afterAll(async () => {
+    await server?.close();
+    await site?.close();
+  });
+
+  const codes = (metadata: { warnings?: Array<{ code: string }> }) => (metadata.warnings ?? []).map((warning) => warning.code);
+
+  it("answers `*` three times over a deep page of a megabyte within the bound, and says it was cut (it used to end the process)", async () => {
+    const res = await api.post('/v1/web/scrape', { url: `${site.origin}/nested`, elements: [{ selector: '*' }, { selector: '*' }, { selector: '*' }] }, key);
+    expect(res.status, res.text.slice(0, 500)).toBe(200);
+    expect(res.text.length).toBeLessThan(maxChars * 1.2);
+    expect(codes(res.body.data.metadata)).toContain('ANSWER_TRUNCATED');
+    expect(res.body.data.metadata.elementsFound).toBeGreaterThan(300);
+    const results = res.body.data.elements.flatMap((element: { data: { results: unknown[] } }) => element.data.results);
+    expect(results.length).toBeGreaterThan(0);
+  });
+
+  it('cuts HTML, markdown and links at the bound, in the page, and says so', async () => {
+    const content = await api.post('/v1/web/content', { url: `${site.origin}/nested` }, key);
+    expect(content.status, content.text.slice(0, 300)).toBe(200);
+    expect(content.body.data.content).toHaveLength(maxChars);
+    expect(codes(content.body.data.metadata)).toEqual(['ANSWER_TRUNCATED']);
+    const markdown = await api.post('/v1/web/markdown', { url: `${site.origin}/nested` }, key);
+    expect(markdown.status, markdown.text.slice(0, 300)).toBe(200);
+    expect(markdown.body.data.markdown.length).toBeLessThanOrEqual(maxChars);
+    expect(codes(markdown.body.data.metadata)).toContain('ANSWER_TRUNCATED');
+    const links = await api.post('/v1/web/links', { url: `${site.origin}/links` }, key);
+    expect(links.status, links.text.slice(0, 300)).toBe(200);
+    expect(links.body.data.links.length).toBeGreaterThan(1000);
+    expect(links.body.data.links.length).toBeLessThan(20_000);
+    expect(links.body.data.links.join('').length).toBeLessThanOrEqual(maxChars);
+    expect(codes(links.body.data.metadata)).toEqual(['ANSWER_TRUNCATED']);
+  });
+
+  it('prints at most PDF_MAX_PAGES pages of an endless page, and says so', async () => {
+    const res = await api.request('POST', '/v1/web/pdf', { token: key, body: { url: `${site.origin}/long`, base64: true } });
+    expect(res.status, res.text.slice(0, 300)).toBe(200);
+    expect(res.body.data.metadata.pages).toBe(3);
+    expect(codes(res.body.data.metadata)).toEqual(['ANSWER_TRUNCATED']);
+    const pdf = Buffer.from(res.body.data.base64, 'base64').toString('latin1');
+    expect(pdf.match(/\/Type\s*\/Page(?![a-zA-Z])/g)).toHaveLength(3);
+  });
+});
