@@ -88,6 +88,8 @@ const envSchema = z.object({
   PRO_CONCURRENCY: positiveInt.default(20),
   FREE_MONTHLY_CREDITS: nonNegativeInt.default(1000),
   PRO_MONTHLY_CREDITS: nonNegativeInt.default(100_000),
+  FREE_MAX_API_KEYS: positiveInt.max(10_000).default(20),
+  PRO_MAX_API_KEYS: positiveInt.max(10_000).default(100),
   FREE_FILE_RETENTION_DAYS: positiveInt.default(7),
   PRO_FILE_RETENTION_DAYS: positiveInt.default(30),
 
@@ -132,6 +134,8 @@ export interface PlanLimits {
   concurrency: number;
   monthlyCredits: number;
   fileRetentionDays: number;
+  /** API keys an account may hold at once. */
+  maxApiKeys: number;
 }
 
 export interface Config {
@@ -393,12 +397,14 @@ export function loadConfig(env: Record<string, string | undefined>): Config {
         concurrency: e.FREE_CONCURRENCY,
         monthlyCredits: e.FREE_MONTHLY_CREDITS,
         fileRetentionDays: e.FREE_FILE_RETENTION_DAYS,
+        maxApiKeys: e.FREE_MAX_API_KEYS,
       },
       pro: {
         requestsPerHour: e.PRO_REQUESTS_PER_HOUR,
         concurrency: e.PRO_CONCURRENCY,
         monthlyCredits: e.PRO_MONTHLY_CREDITS,
         fileRetentionDays: e.PRO_FILE_RETENTION_DAYS,
+        maxApiKeys: e.PRO_MAX_API_KEYS,
       },
     },
     search: {

@@ -62,7 +62,6 @@ export class Authenticator {
       user,
       isAdmin: this.isAdmin(user),
       apiKey: { id: result.key.id, name: result.key.name ?? null, start: result.key.start ?? null },
-      rateLimitKey: `key:${result.key.id}`,
     };
   }
 
@@ -76,7 +75,6 @@ export class Authenticator {
       user,
       isAdmin: this.isAdmin(user),
       session: { id: found.session.id, expiresAt: toIsoString(found.session.expiresAt) },
-      rateLimitKey: `user:${user.id}`,
     };
   }
 
