@@ -52,8 +52,13 @@ export const QUIET_FLAGS = [
  * in-page extractor) build their objects, and on a busy machine the main thread waits for the GC
  * helpers: measured on wcxb-dev, 17% less renderer CPU and about 10% less wall time per
  * extraction. The space is reserved per renderer; the kernel backs only the pages V8 writes.
+ *
+ * And a page's JavaScript heap stops at 1 GB (RENDERER_HEAP_MB): V8's own limit is several, so
+ * one page allocating without end took gigabytes of the host for half a minute before its tab
+ * crashed (a crash Pluck recovers from). Heavy real pages use a few hundred MB.
  */
-export const RENDERER_V8_FLAGS = ['--js-flags=--min-semi-space-size=16'] as const;
+export const RENDERER_HEAP_MB = 1024;
+export const RENDERER_V8_FLAGS = [`--js-flags=--min-semi-space-size=16 --max-old-space-size=${RENDERER_HEAP_MB}`] as const;
 
 /**
  * The features Playwright (1.65) turns off with its own `--disable-features` switch. Chromium
