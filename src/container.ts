@@ -31,7 +31,8 @@ import { MemoryResultCache } from './cache/memory-result-cache.js';
 import type { ResultCache } from './cache/result-cache.js';
 import type { ConcurrencyLimiter } from './limits/concurrency-limiter.js';
 import { MemoryConcurrencyLimiter } from './limits/memory-concurrency-limiter.js';
-import { WebOperationRunner } from './web/web-operation.js';
+import { PageOperations } from './web/page-operations.js';
+import { PagePipeline } from './web/page-pipeline.js';
 import type { RateLimiter } from './limits/rate-limiter.js';
 import type { AddressPolicy, HostResolver } from './net/address-policy.js';
 import type { GuardedFetcher } from './net/guarded-fetch.js';
@@ -61,8 +62,8 @@ export interface AppContext {
   redis: RedisConnection | undefined;
   cache: ResultCache;
   concurrency: ConcurrencyLimiter;
-  /** The shared path of every page operation. */
-  web: WebOperationRunner;
+  /** The spec's page operations over the page pipeline (one load, every output asked of it). */
+  pages: PageOperations;
   search: SearchService;
   captions: CaptionsService;
   /** AI extraction over an OpenAI-compatible server (OPENAI_BASE_URL / OPENAI_API_KEY / AI_MODEL). */
@@ -133,12 +134,13 @@ export async function createContext(config: Config, overrides: ContextOverrides 
       overrides.concurrency ??
       (redis ? new RedisConcurrencyLimiter(redis, config.redis.slotTtlSeconds * 1000, logger) : new MemoryConcurrencyLimiter());
     const metrics = new Metrics(() => engine.browser.stats());
-    const web = new WebOperationRunner({ config, policy: engine.addressPolicy, browser: engine.browser, billing, cache, concurrency, metrics });
+    const ai = new AiExtractor(config.ai);
+    const pipeline = new PagePipeline({ config, policy: engine.addressPolicy, browser: engine.browser, billing, cache, concurrency, metrics, files, ai });
+    const pages = new PageOperations(pipeline);
     const search = new SearchService(createSearchProviders(config.search));
     const captions = new CaptionsService(
       new YouTubeClient({ baseUrl: config.captions.youtubeBaseUrl, timeoutMs: config.captions.timeoutMs }),
     );
-    const ai = new AiExtractor(config.ai);
     return {
       ...engine,
       config,
@@ -158,7 +160,7 @@ export async function createContext(config: Config, overrides: ContextOverrides 
       redis,
       cache,
       concurrency,
-      web,
+      pages,
       search,
       captions,
       ai,

@@ -1,13 +1,10 @@
 import { createRoute, z } from '@hono/zod-openapi';
-import type { PageWarning } from '../browser/types.js';
+import { callerOf } from '../http/context.js';
 import { ok } from '../http/envelope.js';
 import { authedErrors, bearerSecurity, createRouter, envelope, errorResponse, json, jsonBody } from '../http/openapi.js';
 import type { RouteDeps } from '../http/route-deps.js';
-import { markdownOfPage } from '../web/page-markdown.js';
-import { pageFields, toContextOptions, warningsField } from '../web/page-options.js';
+import { pageFields, warningsField } from '../web/page-options.js';
 import { webErrors } from '../web/web-errors.js';
-import type { AiExtraction } from './ai-extract.service.js';
-import type { PageText } from './extraction-prompt.js';
 
 const MAX_PROMPT_LENGTH = 20_000;
 /** A schema is instructions to the model, not data: a few kilobytes describe any sane record. */
@@ -79,65 +76,14 @@ const aiExtractRoute = createRoute({
   },
 });
 
-type AiExtractResult = AiExtraction & { page: PageText & { warnings: PageWarning[] }; timestamp: string };
-
 export function aiExtractRoutes({ ctx, requireAuth }: RouteDeps) {
   const router = createRouter();
-  router.use('/v1/web/ai-extract', requireAuth);
 
-  router.openapi(aiExtractRoute, async (c) => {
-    const body = c.req.valid('json');
-    const { prompt, instructions, schema, responseType } = body;
-    const ask = { prompt, instructions, schema, responseType };
-    ctx.ai.ensureConfigured();
-    ctx.ai.ensureRoomForPage(ask, body.url);
-    const log = c.get('log');
-    const result = await ctx.web.runAfterPage(
-      {
-        operation: 'ai-extract',
-        principal: c.get('principal')!,
-        requestId: c.get('requestId'),
-        signal: c.req.raw.signal,
-        log,
-        page: body,
-        variant: { ask, ...ctx.ai.variant },
-        context: toContextOptions(body),
-        work: async (loaded): Promise<PageText & { warnings: PageWarning[] }> => {
-          const { markdown, title, warnings } = await markdownOfPage(loaded, { url: loaded.finalUrl, maxChars: ctx.config.web.answerMaxChars }, log);
-          return { url: loaded.finalUrl, title, markdown, warnings };
-        },
-      },
-      async (page): Promise<AiExtractResult> => ({
-        ...(await ctx.ai.extract(ask, page, log, c.req.raw.signal)),
-        page,
-        timestamp: new Date().toISOString(),
-      }),
-    );
-    const { value } = result;
-    c.header('X-Cache', result.cache);
-    return ok(
-      c,
-      {
-        extracted: value.extracted,
-        text: value.text,
-        metadata: {
-          url: body.url,
-          finalUrl: value.page.url,
-          title: value.page.title,
-          timestamp: value.timestamp,
-          model: value.model,
-          responseType,
-          extractionType: value.extractionType,
-          fieldsExtracted: Object.keys(value.extracted).length,
-          inputTokens: value.inputTokens,
-          outputTokens: value.outputTokens,
-          inputTrimmed: value.inputTrimmed,
-          attempts: value.attempts,
-          ...(value.page.warnings.length > 0 ? { warnings: value.page.warnings } : {}),
-        },
-      },
-      result.creditsCost,
-    );
+  router.openapi({ ...aiExtractRoute, middleware: requireAuth }, async (c) => {
+    const { prompt, instructions, schema, responseType, ...page } = c.req.valid('json');
+    const answer = await ctx.pages.aiExtract(callerOf(c), page, { prompt, instructions, schema, responseType });
+    c.header('X-Cache', answer.cache);
+    return ok(c, answer.data, answer.creditsCost);
   });
 
   return router;

@@ -1,7 +1,7 @@
 import type { Context } from 'hono';
 import type { AppEnv } from './context.js';
 
-function successBody<T>(c: Context<AppEnv>, data: T, creditsCost: number) {
+function successBody<T, E extends AppEnv>(c: Context<E>, data: T, creditsCost: number) {
   return {
     success: true as const,
     data,
@@ -12,12 +12,12 @@ function successBody<T>(c: Context<AppEnv>, data: T, creditsCost: number) {
 }
 
 /** The success envelope every JSON operation answers with. */
-export function ok<T>(c: Context<AppEnv>, data: T, creditsCost = 0) {
+export function ok<T, E extends AppEnv>(c: Context<E>, data: T, creditsCost = 0) {
   return c.json(successBody(c, data, creditsCost), 200);
 }
 
 /** The success envelope with 201 Created. */
-export function created<T>(c: Context<AppEnv>, data: T, creditsCost = 0) {
+export function created<T, E extends AppEnv>(c: Context<E>, data: T, creditsCost = 0) {
   return c.json(successBody(c, data, creditsCost), 201);
 }
 

@@ -3,7 +3,7 @@ import type { Authenticator } from '../auth/authenticator.js';
 import type { Config } from '../config.js';
 import type { RateLimiter } from '../limits/rate-limiter.js';
 import { unlessUnavailable } from '../redis/service-unavailable.js';
-import type { AppEnv } from './context.js';
+import type { AppEnv, AuthedEnv } from './context.js';
 import { AppError, unauthorized } from './errors.js';
 
 const HOUR_MS = 60 * 60 * 1000;
@@ -24,7 +24,7 @@ export function requireAuth(
   authenticator: Authenticator,
   limiter: RateLimiter,
   config: Config,
-): MiddlewareHandler<AppEnv> {
+): MiddlewareHandler<AuthedEnv> {
   return async function requireAuthMiddleware(c, next) {
     // Routers mounted at '/' share their middleware paths, so a request can meet this guard twice;
     // authenticate and count it once.

@@ -1,12 +1,12 @@
 import type { MiddlewareHandler } from 'hono';
 import type { AppContext } from '../container.js';
-import type { AppEnv } from './context.js';
+import type { AppEnv, AuthedEnv } from './context.js';
 
 /** What every route module receives: the process context and the shared guards. */
 export interface RouteDeps {
   ctx: AppContext;
   /** 401 without valid credentials; counts the request against the plan's rate limit. */
-  requireAuth: MiddlewareHandler<AppEnv>;
+  requireAuth: MiddlewareHandler<AuthedEnv>;
   /** Resolves the caller when credentials are sent; guests pass. */
   identify: MiddlewareHandler<AppEnv>;
 }

@@ -1,17 +1,14 @@
 import { createRoute, z } from '@hono/zod-openapi';
 import type { Context } from 'hono';
-import type { LoadedPage, PageWarning } from '../browser/types.js';
-import type { FileType } from '../files/file.service.js';
-import type { AppEnv } from '../http/context.js';
+import { type AuthedEnv, callerOf } from '../http/context.js';
 import { ok } from '../http/envelope.js';
-import { AppError } from '../http/errors.js';
 import { authedErrors, bearerSecurity, createRouter, envelope, json, jsonBody } from '../http/openapi.js';
 import type { RouteDeps } from '../http/route-deps.js';
-import { pageFields, toContextOptions, viewportSchema, warningsField, withWarnings } from './page-options.js';
-import { pdfOptionsSchema, renderPdf } from './pdf.js';
-import { captureScreenshot, requestedAreaProblem, type ScreenshotLimits, screenshotOptionsSchema } from './screenshot.js';
+import type { Answered, CaptureAnswer } from './page-operations.js';
+import { pageFields, viewportSchema, warningsField } from './page-options.js';
+import { pdfOptionsSchema } from './pdf.js';
+import { screenshotOptionsSchema } from './screenshot.js';
 import { webErrors } from './web-errors.js';
-import { validationError } from '../http/validation.js';
 
 const ScreenshotBody = z.object({
   ...pageFields,
@@ -84,119 +81,34 @@ const pdfRoute = createRoute({
   },
 });
 
-/** What a capture leaves behind: the stored file. Cached without the bytes. */
-interface Capture {
-  fileId: string;
-  permanentUrl: string;
-  r2Key: string;
-  contentType: string;
-  metadata: z.infer<typeof CaptureMetadata> & Record<string, unknown>;
-  bytes?: Uint8Array;
-}
-
 export function captureRoutes({ ctx, requireAuth }: RouteDeps) {
   const router = createRouter();
-  router.use('/v1/web/screenshot', requireAuth);
-  router.use('/v1/web/pdf', requireAuth);
 
-  /** Runs a capture through the shared web-operation path and stores what it produced. */
-  async function capture(
-    c: Context<AppEnv>,
-    type: FileType,
-    body: z.infer<typeof ScreenshotBody> | z.infer<typeof PdfBody>,
-    variant: unknown,
-    viewport: z.infer<typeof viewportSchema> | undefined,
-    produce: (loaded: LoadedPage) => Promise<{ bytes: Uint8Array; contentType: string; extension: string; extra: Record<string, unknown>; warnings?: PageWarning[] }>,
-  ) {
-    const principal = c.get('principal')!;
-    const result = await ctx.web.run<Capture>({
-      operation: type,
-      principal,
-      requestId: c.get('requestId'),
-      signal: c.req.raw.signal,
-      log: c.get('log'),
-      page: body,
-      variant,
-      context: toContextOptions(body, viewport),
-      settleFor: 'render',
-      work: async (loaded) => {
-        const made = await produce(loaded);
-        const facts = {
-          url: body.url,
-          finalUrl: loaded.finalUrl,
-          statusCode: loaded.statusCode,
-          timestamp: new Date().toISOString(),
-          size: made.bytes.byteLength,
-          contentType: made.contentType,
-          ...made.extra,
-        };
-        const metadata = withWarnings(facts, [...loaded.warnings, ...(made.warnings ?? [])]);
-        const file = await ctx.files.store({
-          userId: principal.userId,
-          plan: principal.user.plan,
-          type,
-          url: body.url,
-          body: made.bytes,
-          contentType: made.contentType,
-          extension: made.extension,
-          metadata,
-        });
-        return { fileId: file.id, permanentUrl: file.public_url, r2Key: file.r2_key, contentType: made.contentType, metadata, bytes: made.bytes };
-      },
-      toCacheValue: ({ bytes: _bytes, ...rest }) => rest,
-      isUsable: async (cached) => (await ctx.files.read(cached.r2Key)) !== undefined,
-    });
-    const { value } = result;
-    const bytes = value.bytes ?? (await ctx.files.read(value.r2Key))?.body;
-    if (!bytes) throw new AppError('INTERNAL_ERROR', 'The stored file could not be read back');
-    c.header('X-Cache', result.cache);
-    c.header('X-Credits-Cost', String(result.creditsCost));
-    c.header('X-File-Id', value.fileId);
-    c.header('X-File-Url', value.permanentUrl);
-    const warnings = value.metadata.warnings ?? [];
+  /** The capture as bytes (the default), or in the JSON envelope with `base64: true`; the headers either way. */
+  function answerCapture(c: Context<AuthedEnv>, answer: Answered<CaptureAnswer>, base64: boolean) {
+    const { data } = answer;
+    c.header('X-Cache', answer.cache);
+    c.header('X-Credits-Cost', String(answer.creditsCost));
+    c.header('X-File-Id', data.fileId);
+    c.header('X-File-Url', data.permanentUrl);
+    const warnings = data.metadata.warnings ?? [];
     if (warnings.length > 0) c.header('X-Warnings', warnings.map((warning) => warning.code).join(','));
-    if (body.base64) {
-      const data = { base64: Buffer.from(bytes).toString('base64'), fileId: value.fileId, permanentUrl: value.permanentUrl, metadata: value.metadata };
-      return ok(c, data, result.creditsCost);
+    if (base64) {
+      const json = { base64: Buffer.from(data.bytes).toString('base64'), fileId: data.fileId, permanentUrl: data.permanentUrl, metadata: data.metadata };
+      return ok(c, json, answer.creditsCost);
     }
-    return c.body(new Uint8Array(bytes), 200, { 'Content-Type': value.contentType, 'Content-Length': String(bytes.byteLength) });
+    return c.body(new Uint8Array(data.bytes), 200, { 'Content-Type': data.contentType, 'Content-Length': String(data.bytes.byteLength) });
   }
 
-  router.openapi(screenshotRoute, async (c) => {
-    const body = c.req.valid('json');
-    const { screenshotOptions: options, viewport } = body;
-    const limits = ctx.config.web.screenshot;
-    const scale = viewport.deviceScaleFactor;
-    const problem = requestedAreaProblem(toContextOptions(body, viewport).viewport ?? viewport, scale, options, limits);
-    if (problem) throw validationError([{ code: 'too_big', path: problem.path, message: problem.message }]);
-    return capture(c, 'screenshot', body, { options, viewport }, viewport, async ({ page }) => {
-      const shot = await captureScreenshot(page, options, scale, limits);
-      return {
-        bytes: shot.bytes,
-        contentType: shot.contentType,
-        extension: options.type === 'jpeg' ? 'jpg' : options.type,
-        extra: { width: shot.width, height: shot.height, truncated: shot.truncated },
-        warnings: shot.truncated ? [truncatedScreenshot(limits)] : [],
-      };
-    });
+  router.openapi({ ...screenshotRoute, middleware: requireAuth }, async (c) => {
+    const { screenshotOptions, viewport, base64, ...page } = c.req.valid('json');
+    return answerCapture(c, await ctx.pages.screenshot(callerOf(c), page, viewport, screenshotOptions), base64);
   });
 
-  router.openapi(pdfRoute, async (c) => {
-    const body = c.req.valid('json');
-    const maxPages = ctx.config.web.pdfMaxPages;
-    return capture(c, 'pdf', body, { options: body.pdfOptions }, undefined, async ({ page }) => {
-      const pdf = await renderPdf(page, body.pdfOptions, maxPages);
-      const warnings = pdf.truncated ? [{ code: 'ANSWER_TRUNCATED' as const, message: `The document was longer than this service's bound of ${maxPages} pages (PDF_MAX_PAGES); the PDF has its first ${maxPages}` }] : [];
-      return { bytes: pdf.bytes, contentType: 'application/pdf', extension: 'pdf', extra: { pages: pdf.pages }, warnings };
-    });
+  router.openapi({ ...pdfRoute, middleware: requireAuth }, async (c) => {
+    const { pdfOptions, base64, ...page } = c.req.valid('json');
+    return answerCapture(c, await ctx.pages.pdf(callerOf(c), page, pdfOptions), base64);
   });
 
   return router;
-}
-
-function truncatedScreenshot(limits: ScreenshotLimits): PageWarning {
-  return {
-    code: 'ANSWER_TRUNCATED',
-    message: `The area was larger than this service's screenshot bounds (${limits.maxWidth} wide, ${limits.maxHeight} high, ${limits.maxPixels} pixels in all, in device pixels); the image shows its top left part`,
-  };
 }

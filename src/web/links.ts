@@ -6,28 +6,75 @@ import { evaluateFunction } from '../extract/page-script.js';
  * <base>), deduplicated, fragment removed. At most `maxChars` of links cross from the page.
  */
 export async function collectLinks(page: Page, maxChars: number): Promise<{ links: string[]; truncated: boolean }> {
-  const { hrefs, truncated } = await evaluateFunction(
+  const found = await evaluateFunction(
     page,
     (max: number) => {
-      const found: string[] = [];
+      const hrefs: string[] = [];
       let left = max;
       for (const anchor of document.querySelectorAll('a[href], area[href]')) {
         const href = (anchor as HTMLAnchorElement).href;
-        if (href.length > left) return { hrefs: found, truncated: true };
+        if (href.length > left) return { hrefs, truncated: true };
         left -= href.length;
-        found.push(href);
+        hrefs.push(href);
       }
-      return { hrefs: found, truncated: false };
+      return { hrefs, truncated: false };
     },
     maxChars,
   );
-  const links = new Set<string>();
-  for (const href of hrefs) {
-    if (!URL.canParse(href)) continue;
-    const url = new URL(href);
+  return { links: httpUrls(found.hrefs, true), truncated: found.truncated };
+}
+
+/**
+ * Every image of the page: each `<img>` as the browser chose it (its current source), the
+ * candidates of `srcset`s, `<picture>` sources and the Open Graph image; absolute http(s) URLs,
+ * each once. At most `maxChars` of them cross from the page.
+ */
+export async function collectImages(page: Page, maxChars: number): Promise<{ images: string[]; truncated: boolean }> {
+  const found = await evaluateFunction(
+    page,
+    (max: number) => {
+      const urls: string[] = [];
+      let left = max;
+      const add = (value: string | null | undefined) => {
+        if (!value) return true;
+        let url: string;
+        try {
+          url = new URL(value.trim(), document.baseURI).href;
+        } catch {
+          return true;
+        }
+        if (url.length > left) return false;
+        left -= url.length;
+        urls.push(url);
+        return true;
+      };
+      const fromSrcset = (srcset: string | null) => (srcset ?? '').split(',').map((candidate) => candidate.trim().split(/\s+/)[0]);
+      const og = document.querySelector('meta[property="og:image" i]')?.getAttribute('content');
+      if (!add(og)) return { urls, truncated: true };
+      for (const image of document.querySelectorAll('img')) {
+        for (const value of [image.currentSrc || image.getAttribute('src'), ...fromSrcset(image.getAttribute('srcset'))]) {
+          if (!add(value)) return { urls, truncated: true };
+        }
+      }
+      for (const source of document.querySelectorAll('picture source[srcset]')) {
+        for (const value of fromSrcset(source.getAttribute('srcset'))) if (!add(value)) return { urls, truncated: true };
+      }
+      return { urls, truncated: false };
+    },
+    maxChars,
+  );
+  return { images: httpUrls(found.urls, false), truncated: found.truncated };
+}
+
+/** http(s) URLs only, each once; links lose their fragment (the same page), images keep theirs. */
+function httpUrls(values: string[], dropFragment: boolean): string[] {
+  const kept = new Set<string>();
+  for (const value of values) {
+    if (!URL.canParse(value)) continue;
+    const url = new URL(value);
     if (url.protocol !== 'http:' && url.protocol !== 'https:') continue;
-    url.hash = '';
-    links.add(url.href);
+    if (dropFragment) url.hash = '';
+    kept.add(url.href);
   }
-  return { links: [...links], truncated };
+  return [...kept];
 }

@@ -1,35 +1,16 @@
 import type { Page } from 'playwright-core';
-import { evaluateFunction } from '../extract/page-script.js';
+import { bundlePageFunction, runPageFunction, siblingModule } from '../extract/page-script.js';
+import type { PageMetadataFacts } from './in-page/page-metadata.js';
 
-export interface PageFacts {
-  title: string;
-  description: string;
-  language: string;
-}
+export type { PageMetadataFacts };
 
-/** A title or description longer than this is cut: they are labels, and a page may make them any size. */
+/** Titles, descriptions and every other metadata value are cut at this length: they are labels, and a page may make them any size. */
 const FACT_MAX_CHARS = 2_000;
 
-/** Title, description and language as the loaded page states them. */
-export async function readPageFacts(page: Page): Promise<PageFacts> {
-  const [title, ogTitle, description, ogDescription, lang, contentLanguage] = await evaluateFunction(
-    page,
-    (max: number) =>
-      [
-        document.title,
-        'meta[property="og:title"]',
-        'meta[name="description"]',
-        'meta[property="og:description"]',
-        document.documentElement?.lang ?? '',
-        'meta[http-equiv="content-language" i]',
-      ]
-        .map((item, index) => (index === 0 || index === 4 ? item : (document.querySelector<HTMLMetaElement>(item)?.content ?? '')))
-        .map((value) => value.slice(0, max)),
-    FACT_MAX_CHARS,
-  );
-  return {
-    title: title!.trim() || ogTitle!.trim(),
-    description: description!.trim() || ogDescription!.trim(),
-    language: lang!.trim() || contentLanguage!.trim(),
-  };
+const ENTRY = siblingModule(import.meta.url, './in-page/page-metadata');
+
+/** What the loaded page says about itself (in-page/page-metadata.ts), read in a world of our own. */
+export async function readPageMetadata(page: Page): Promise<PageMetadataFacts> {
+  const script = await bundlePageFunction(ENTRY, 'readPageMetadata');
+  return runPageFunction<PageMetadataFacts>(page, script, FACT_MAX_CHARS);
 }

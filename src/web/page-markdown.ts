@@ -9,7 +9,7 @@ import { truncatedAnswer } from './page-html.js';
 const FEW_WORDS = 5;
 
 export interface PageMarkdown extends ExtractResult {
-  /** The load's warnings and the extraction's own. */
+  /** What the extraction has to say (the load's own warnings are the load's). */
   warnings: PageWarning[];
 }
 
@@ -21,13 +21,13 @@ export interface PageMarkdown extends ExtractResult {
  * still empty says so in its warnings (`NO_CONTENT`) instead of passing for a page without text.
  */
 export async function markdownOfPage(loaded: LoadedPage, options: ExtractOptions, log: Logger): Promise<PageMarkdown> {
-  const warnings = [...loaded.warnings];
+  const warnings: PageWarning[] = [];
   const wholeSelection = options.includeTags === undefined || options.includeTags.length === 0;
   const tooLittle = (result: ExtractResult) => isEmpty(result) || (wholeSelection && result.wordCount < FEW_WORDS);
   let result = await extractMarkdown(loaded.page, options);
   // Read without scripts first: quick, and all that a page whose scripts failed has to give
   // (unless the page is that reading already, standing in for one that crashed or went nowhere).
-  const alreadyWithoutScripts = warnings.some((warning) => warning.code === 'RENDERED_WITHOUT_SCRIPTS');
+  const alreadyWithoutScripts = loaded.warnings.some((warning) => warning.code === 'RENDERED_WITHOUT_SCRIPTS');
   if (tooLittle(result) && !alreadyWithoutScripts) {
     const withoutScripts = await readWithoutScripts(loaded, options, log);
     if (withoutScripts && !tooLittle(withoutScripts)) {

@@ -1,5 +1,5 @@
 import { z } from '@hono/zod-openapi';
-import type { ContextOptions, LoadOptions, PageWarning } from '../browser/types.js';
+import type { ContextOptions, LoadOptions } from '../browser/types.js';
 import { maxAgeField } from '../cache/max-age.js';
 
 /** Headers a caller may not set: they belong to the connection, the proxy or our own cookies field. */
@@ -85,10 +85,29 @@ export const warningsField = z
       'What the answer could not do as usual: PAGE_INCOMPLETE, PAGE_NOT_SETTLED, LOADING_PLACEHOLDER, RENDERED_WITHOUT_SCRIPTS, SIMPLIFIED_EXTRACTION, NO_CONTENT, ANSWER_TRUNCATED. Absent when there is nothing to say',
   });
 
-/** `metadata` with the warnings added when there are any. */
-export function withWarnings<M extends object>(metadata: M, warnings: PageWarning[]): M & { warnings?: PageWarning[] } {
-  return warnings.length > 0 ? { ...metadata, warnings } : metadata;
-}
+/** What every page answer's `metadata` says: the load, and what the page says about itself. */
+export const pageMetadataFields = {
+  url: z.string().openapi({ description: 'As asked' }),
+  finalUrl: z.string().openapi({ description: 'After redirects' }),
+  statusCode: z.number().openapi({ description: "The target's HTTP status (a 404 page still answers, with 404)" }),
+  contentType: z.string(),
+  timestamp: z.string(),
+  title: z.string(),
+  description: z.string(),
+  language: z.string().openapi({ description: 'BCP 47, from the document or its metadata; empty when unknown' }),
+  canonicalUrl: z.string().openapi({ description: '<link rel="canonical">, absolute; empty when absent' }),
+  siteName: z.string(),
+  author: z.string(),
+  publishedTime: z.string().openapi({ description: 'As the page states it (article:published_time, JSON-LD datePublished...)' }),
+  modifiedTime: z.string(),
+  favicon: z.string().openapi({ description: 'Absolute; /favicon.ico when the page names none' }),
+  image: z.string().openapi({ description: 'og:image or twitter:image, absolute' }),
+  keywords: z.string(),
+  robots: z.string(),
+  openGraph: z.record(z.string(), z.string()).openapi({ description: 'Every og:* property, without the prefix' }),
+  twitter: z.record(z.string(), z.string()).openapi({ description: 'Every twitter:* property, without the prefix' }),
+  warnings: warningsField,
+};
 
 export const viewportSchema = z
   .strictObject({

@@ -2,9 +2,8 @@ import { createRoute, z } from '@hono/zod-openapi';
 import { ok } from '../http/envelope.js';
 import { authedErrors, bearerSecurity, createRouter, envelope, json, jsonBody } from '../http/openapi.js';
 import type { RouteDeps } from '../http/route-deps.js';
-import { pageFields, toContextOptions, warningsField, withWarnings } from './page-options.js';
-import { scrapeElements } from './scrape.js';
-import { truncatedAnswer } from './page-html.js';
+import { callerOf } from '../http/context.js';
+import { pageFields, pageMetadataFields } from './page-options.js';
 import { webErrors } from './web-errors.js';
 
 const ScrapedElement = z.object({
@@ -37,13 +36,14 @@ export function scrapeRoutes({ ctx, requireAuth }: RouteDeps) {
     tags: ['Web'],
     summary: 'Elements of a page chosen by CSS selectors',
     security: bearerSecurity,
+    middleware: requireAuth,
     request: jsonBody(ScrapeBody),
     responses: {
       200: json(
         envelope(
           z.object({
             elements: z.array(z.object({ selector: z.string(), data: z.object({ results: z.array(ScrapedElement) }) })),
-            metadata: z.object({ url: z.string(), finalUrl: z.string(), statusCode: z.number(), timestamp: z.string(), elementsFound: z.number(), warnings: warningsField }),
+            metadata: z.object({ ...pageMetadataFields, elementsFound: z.number() }),
           }),
         ),
         'Scraped elements',
@@ -54,27 +54,11 @@ export function scrapeRoutes({ ctx, requireAuth }: RouteDeps) {
   });
 
   const router = createRouter();
-  router.use('/v1/web/scrape', requireAuth);
   router.openapi(scrapeRoute, async (c) => {
-    const body = c.req.valid('json');
-    const result = await ctx.web.run({
-      operation: 'scrape',
-      principal: c.get('principal')!,
-      requestId: c.get('requestId'),
-      signal: c.req.raw.signal,
-      log: c.get('log'),
-      page: body,
-      variant: { elements: body.elements },
-      context: toContextOptions(body),
-      work: async ({ page, finalUrl, statusCode, warnings }) => {
-        const maxChars = ctx.config.web.answerMaxChars;
-        const { elements, elementsFound, truncated } = await scrapeElements(page, body.elements, ctx.config.web.scrapeMaxResults, maxChars);
-        const metadata = { url: body.url, finalUrl, statusCode, timestamp: new Date().toISOString(), elementsFound };
-        return { elements, metadata: withWarnings(metadata, truncated ? [...warnings, truncatedAnswer('The text of the results', maxChars)] : warnings) };
-      },
-    });
-    c.header('X-Cache', result.cache);
-    return ok(c, result.value, result.creditsCost);
+    const { elements, ...page } = c.req.valid('json');
+    const answer = await ctx.pages.scrape(callerOf(c), page, elements);
+    c.header('X-Cache', answer.cache);
+    return ok(c, answer.data, answer.creditsCost);
   });
   return router;
 }
