@@ -76,6 +76,15 @@ export const pageFields = {
   maxAge: maxAgeField,
 };
 
+const selectorList = z.array(z.string().min(1).max(1000)).max(50);
+
+/** What part of the page a text output reads: the markdown operation's fields, and the page operation's for markdown and html. */
+export const textSelectionFields = {
+  onlyMainContent: z.boolean().default(true).openapi({ description: 'Only the main content (navigation, footers, banners dropped); false: the whole page' }),
+  includeTags: selectorList.optional().openapi({ description: 'CSS selectors: only these elements' }),
+  excludeTags: selectorList.optional().openapi({ description: 'CSS selectors removed first' }),
+};
+
 /** `metadata.warnings` of a page operation: present only when something is worth knowing. */
 export const warningsField = z
   .array(z.object({ code: z.string(), message: z.string() }))

@@ -3,17 +3,8 @@ import { callerOf } from '../http/context.js';
 import { ok } from '../http/envelope.js';
 import { authedErrors, bearerSecurity, createRouter, envelope, json, jsonBody } from '../http/openapi.js';
 import type { RouteDeps } from '../http/route-deps.js';
-import { pageFields, pageMetadataFields } from './page-options.js';
+import { pageFields, pageMetadataFields, textSelectionFields } from './page-options.js';
 import { webErrors } from './web-errors.js';
-
-const selectorList = z.array(z.string().min(1).max(1000)).max(50);
-
-/** What part of the page a text output reads; shared by markdown and the native page operation. */
-export const textSelectionFields = {
-  onlyMainContent: z.boolean().default(true).openapi({ description: 'Only the main content (navigation, footers, banners dropped); false: the whole page' }),
-  includeTags: selectorList.optional().openapi({ description: 'CSS selectors: only these elements' }),
-  excludeTags: selectorList.optional().openapi({ description: 'CSS selectors removed first' }),
-};
 
 const ContentBody = z.object(pageFields);
 const MarkdownBody = z.object({ ...pageFields, ...textSelectionFields });

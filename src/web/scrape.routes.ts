@@ -4,6 +4,7 @@ import { authedErrors, bearerSecurity, createRouter, envelope, json, jsonBody } 
 import type { RouteDeps } from '../http/route-deps.js';
 import { callerOf } from '../http/context.js';
 import { pageFields, pageMetadataFields } from './page-options.js';
+import { scrapeTargetsSchema } from './scrape.js';
 import { webErrors } from './web-errors.js';
 
 const ScrapedElement = z.object({
@@ -17,18 +18,7 @@ const ScrapedElement = z.object({
 });
 
 export function scrapeRoutes({ ctx, requireAuth }: RouteDeps) {
-  const ScrapeBody = z.object({
-    ...pageFields,
-    elements: z
-      .array(
-        z.strictObject({
-          selector: z.string().min(1).max(1000),
-          attributes: z.array(z.string().min(1).max(256)).max(50).optional(),
-        }),
-      )
-      .min(1)
-      .max(ctx.config.web.scrapeMaxSelectors),
-  });
+  const ScrapeBody = z.object({ ...pageFields, elements: scrapeTargetsSchema(ctx.config.web.scrapeMaxSelectors) });
 
   const scrapeRoute = createRoute({
     method: 'post',

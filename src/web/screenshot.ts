@@ -2,8 +2,8 @@ import { z } from '@hono/zod-openapi';
 import type { Page } from 'playwright-core';
 import { InvalidPageOption } from '../browser/types.js';
 
-export const screenshotOptionsSchema = z
-  .strictObject({
+/** The screenshot options' fields, for schemas that add their own (a format of the page operation). */
+export const screenshotOptionFields = {
     fullPage: z.boolean().default(false),
     type: z.enum(['png', 'jpeg', 'webp']).default('png'),
     quality: z.number().int().min(0).max(100).optional().openapi({ description: 'jpeg and webp only' }),
@@ -17,11 +17,16 @@ export const screenshotOptionsSchema = z
       .optional(),
     omitBackground: z.boolean().default(false),
     selector: z.string().min(1).max(1000).optional().openapi({ description: 'Capture one element' }),
-  })
-  .refine((options) => options.quality === undefined || options.type !== 'png', {
-    message: 'quality applies to jpeg and webp only',
-    path: ['quality'],
-  })
+};
+
+/** png has no quality setting (a refinement of every schema with the screenshot options). */
+export function qualityOnlyForLossy(options: { type: string; quality?: number }, ctx: z.RefinementCtx): void {
+  if (options.quality !== undefined && options.type === 'png') ctx.addIssue({ code: 'custom', message: 'quality applies to jpeg and webp only', path: ['quality'] });
+}
+
+export const screenshotOptionsSchema = z
+  .strictObject(screenshotOptionFields)
+  .superRefine(qualityOnlyForLossy)
   .default({ fullPage: false, type: 'png', omitBackground: false });
 
 export type ScreenshotOptions = z.infer<typeof screenshotOptionsSchema>;
