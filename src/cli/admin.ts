@@ -42,6 +42,7 @@ async function ensureUser(ctx: AppContext, email: string): Promise<string> {
   });
   const verified = ctx.database.dialect === 'postgres' ? true : 1;
   await ctx.database.db.updateTable('user').set({ emailVerified: verified }).where('id', '=', created.user.id).execute();
+  await ctx.credentials.markProven(created.user.id);
   process.stderr.write(`Created account ${email}\n`);
   return created.user.id;
 }
