@@ -8,6 +8,7 @@ import type { Generated } from 'kysely';
 export interface Database {
   user: UserTable;
   session: SessionTable;
+  verification: VerificationTable;
   apikey: ApiKeyTable;
   credit_balance: CreditBalanceTable;
   credit_ledger: CreditLedgerTable;
@@ -35,6 +36,15 @@ export interface SessionTable {
   userId: string;
   expiresAt: Date | string;
   userAgent: string | null;
+  createdAt: Date | string;
+}
+
+/** better-auth's single-use values (reset and verification tokens), each under the SHA-256 of its identifier. */
+export interface VerificationTable {
+  id: string;
+  identifier: string;
+  value: string;
+  expiresAt: Date | string;
   createdAt: Date | string;
 }
 
