@@ -87,18 +87,21 @@ export async function startTestServer(
   };
 }
 
+type FetchHandler = (request: Request, bindings: unknown) => Response | Promise<Response>;
+
 /** Listens first so the URL is known before the app (whose auth needs it) is built. */
 async function listenOnFreePort() {
-  let handler: ((request: Request) => Response | Promise<Response>) | undefined;
+  let handler: FetchHandler | undefined;
   const server = serve({
     port: 0,
     hostname: '127.0.0.1',
-    fetch: (request) => (handler ? handler(request) : new Response('starting', { status: 503 })),
+    // The bindings carry the socket, from which the app reads the client address.
+    fetch: (request, bindings) => (handler ? handler(request, bindings) : new Response('starting', { status: 503 })),
   });
   await new Promise<void>((resolve) => server.once('listening', () => resolve()));
   return {
     port: (server.address() as AddressInfo).port,
-    attach: (fetch: (request: Request) => Response | Promise<Response>) => {
+    attach: (fetch: FetchHandler) => {
       handler = fetch;
     },
     close: () =>
