@@ -1,11 +1,9 @@
 import { createRoute, z } from '@hono/zod-openapi';
 import type { AppContext } from '../container.js';
 import { bearerSecurity, createRouter, errorResponse, json, jsonBody, ValidationErrorSchema } from '../http/openapi.js';
+import { MAX_EMAIL_LENGTH, MAX_NAME_LENGTH } from './account-fields.js';
 import { forwardToAuth } from './auth-forward.js';
 
-/** Longest stored display name; RFC 5321 caps an address at 254 characters. */
-export const MAX_NAME_LENGTH = 100;
-const MAX_EMAIL_LENGTH = 254;
 
 const Email = z.email().max(MAX_EMAIL_LENGTH);
 const NewPassword = z.string().min(8).max(128).openapi({ description: '8 to 128 characters' });

@@ -1,3 +1,4 @@
+import { randomBytes } from 'node:crypto';
 import type { Kysely } from 'kysely';
 import type { Config } from '../config.js';
 import type { Database } from '../db/schema.js';
@@ -64,6 +65,20 @@ export class Credentials {
     await internalAdapter.updateUser(userId, { emailVerified: true });
   }
 
+  /**
+   * An account an operator vouches for (the admin CLI): the address counts as verified and the
+   * password, random and known to nobody, as proven; its owner sets one through a reset link.
+   * No verification mail goes out.
+   */
+  async createVouchedAccount(email: string, name: string): Promise<string> {
+    const context = await this.auth.$context;
+    const user = await context.internalAdapter.createUser({ email: email.toLowerCase(), name, emailVerified: true }, { method: 'email-password' });
+    const hash = await context.password.hash(randomBytes(24).toString('base64url'));
+    await context.internalAdapter.linkAccount({ userId: user.id, providerId: CREDENTIAL_PROVIDER, accountId: user.id, password: hash });
+    await this.markProven(user.id);
+    return user.id;
+  }
+
   /** An operator sets the password: it counts as proven, and every session of the old one ends. */
   async setPassword(userId: string, password: string): Promise<void> {
     const context = await this.auth.$context;
@@ -85,6 +100,12 @@ export class Credentials {
   async endSessions(userId: string): Promise<void> {
     const { internalAdapter } = await this.auth.$context;
     await internalAdapter.deleteUserSessions(userId);
+  }
+
+  /** Sessions of the account that have not expired. */
+  async countSessions(userId: string): Promise<number> {
+    const { internalAdapter } = await this.auth.$context;
+    return (await internalAdapter.listSessions(userId, { onlyActiveSessions: true })).length;
   }
 
   async isPasswordProven(userId: string): Promise<boolean> {
