@@ -114,7 +114,7 @@ export async function createContext(config: Config, overrides: ContextOverrides 
     const mailer = overrides.mailer ?? (config.smtpUrl ? createSmtpMailer(config.smtpUrl, config.mailFrom) : createLogMailer(logger));
     const credits = new CreditStore(database.db);
     const secret = config.authSecret ?? readOrCreateSecret(config.dataDir, database.dialect);
-    const accountMail = new AccountMail(mailer, config);
+    const accountMail = new AccountMail(mailer, config, logger.child({ component: 'mail' }));
     // These services need `auth`, and better-auth's events need them: bind late.
     let accounts: AccountService | undefined;
     let credentials: Credentials | undefined;

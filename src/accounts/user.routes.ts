@@ -92,19 +92,18 @@ const verifyEmailRoute = createRoute({
     302: {
       description:
         'To FRONTEND_URL/?new_user=true once verified; to FRONTEND_URL/sign-in?verified=false for an unknown, used or expired link; ' +
-        'to FRONTEND_URL/sign-in?verified=true&password_reset=required&mail=smtp|log for an ADMIN_EMAILS address whose password must be set anew',
+        'to FRONTEND_URL/sign-in?verified=true&password_reset=required&mail=smtp|log|failed for an ADMIN_EMAILS address whose password must be set anew',
     },
     ...publicErrors,
   },
 });
 
 /** Where the dashboard lands after a verification link, by what the link did. */
-const VERIFICATION_REDIRECTS: Record<VerificationOutcome, (delivery: MailDelivery) => string> = {
-  verified: () => '/?new_user=true',
+function verificationRedirect(outcome: VerificationOutcome, delivery: MailDelivery): string {
+  if (outcome.result !== 'set-password') return outcome.result === 'verified' ? '/?new_user=true' : '/sign-in?verified=false';
   // An admin address whose password predates the proof: a reset link is on its way (or in the log).
-  'set-password': (delivery) => `/sign-in?verified=true&password_reset=required&mail=${delivery}`,
-  invalid: () => '/sign-in?verified=false',
-};
+  return `/sign-in?verified=true&password_reset=required&mail=${outcome.mailFailed ? 'failed' : delivery}`;
+}
 
 function describe(principal: Principal | undefined) {
   if (!principal) {
@@ -174,9 +173,9 @@ export function userRoutes({ ctx, requireAuth, identify }: RouteDeps) {
   router.openapi(verifyEmailRoute, async (c) => {
     const { token } = c.req.valid('query');
     const outcome = await ctx.emailVerification.verify(token);
-    c.get('log').info({ outcome }, 'e-mail verification link used');
+    c.get('log').info({ outcome: outcome.result }, 'e-mail verification link used');
     // Redirects go only to FRONTEND_URL, never to a URL taken from the request.
-    return c.redirect(`${ctx.config.frontendUrl}${VERIFICATION_REDIRECTS[outcome](ctx.accountMail.delivery)}`, 302);
+    return c.redirect(`${ctx.config.frontendUrl}${verificationRedirect(outcome, ctx.accountMail.delivery)}`, 302);
   });
 
   return router;

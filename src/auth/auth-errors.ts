@@ -38,9 +38,6 @@ const TRANSLATIONS: Record<string, Translation> = {
   SESSION_NOT_FRESH: NO_SESSION,
 };
 
-/** The codes an auth route may answer besides VALIDATION_ERROR and RATE_LIMIT_EXCEEDED. */
-export const AUTH_ERROR_CODES = [...new Set(Object.values(TRANSLATIONS).map(([code]) => code))];
-
 const BY_STATUS: Record<number, ErrorCode> = {
   400: 'BAD_REQUEST',
   401: 'UNAUTHORIZED',

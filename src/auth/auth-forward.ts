@@ -3,6 +3,7 @@ import { sql } from 'kysely';
 import type { AppContext } from '../container.js';
 import { databaseUnavailable } from '../db/database.js';
 import type { AppEnv } from '../http/context.js';
+import { toleratingMailFailure } from './account-mail.js';
 import { translateAuthError } from './auth-errors.js';
 
 /** Headers better-auth may see from any caller. Cookies never: Pluck authenticates by header only. */
@@ -34,8 +35,13 @@ function authHeaders(incoming: Headers): Headers {
 export interface ForwardOptions {
   /** The validated body, sent as JSON; none for GET. */
   body?: unknown;
-  /** Added to a successful JSON answer (e.g. where mail went). */
-  extra?: Record<string, unknown>;
+  /**
+   * The route may send mail: its answer says where it went (`mailDelivery`), and a message the
+   * mail server refuses does not fail it. `report` answers `failed` then (sign-up, which tells
+   * a taken address anyway); `conceal` answers as usual, for routes that must answer alike for
+   * every address. Either way the refusal is logged.
+   */
+  mail?: 'report' | 'conceal';
 }
 
 /**
@@ -49,7 +55,9 @@ export async function forwardToAuth(c: Context<AppEnv>, ctx: AppContext, options
     headers: authHeaders(c.req.raw.headers),
     body: options.body === undefined ? undefined : JSON.stringify(options.body),
   });
-  const response = await ctx.auth.handler(request);
+  const { value: response, mailFailed } = options.mail
+    ? await toleratingMailFailure(() => ctx.auth.handler(request))
+    : { value: await ctx.auth.handler(request), mailFailed: false };
   if (response.status >= 400) {
     const body: unknown = await response.json().catch(() => undefined);
     if (response.status >= 500) await assertDatabaseReachable(ctx);
@@ -58,11 +66,12 @@ export async function forwardToAuth(c: Context<AppEnv>, ctx: AppContext, options
   const headers = new Headers(response.headers);
   headers.delete('set-cookie');
   headers.delete('content-length');
-  if (!options.extra || !headers.get('content-type')?.includes('json')) {
+  if (!options.mail || !headers.get('content-type')?.includes('json')) {
     return new Response(response.body, { status: response.status, headers });
   }
   const body: unknown = await response.json();
-  const merged = typeof body === 'object' && body !== null ? { ...body, ...options.extra } : body;
+  const mailDelivery = mailFailed && options.mail === 'report' ? 'failed' : ctx.accountMail.delivery;
+  const merged = typeof body === 'object' && body !== null ? { ...body, mailDelivery } : body;
   return new Response(JSON.stringify(merged), { status: response.status, headers });
 }
 

@@ -8,9 +8,11 @@ import { forwardToAuth } from './auth-forward.js';
 const Email = z.email().max(MAX_EMAIL_LENGTH);
 const NewPassword = z.string().min(8).max(128).openapi({ description: '8 to 128 characters' });
 const Name = z.string().trim().min(1).max(MAX_NAME_LENGTH);
-const MailDelivery = z
-  .enum(['smtp', 'log'])
-  .openapi({ description: '`smtp`: the message was e-mailed; `log`: SMTP_URL is unset, so the link was written to the server log' });
+const MailDelivery = z.enum(['smtp', 'log', 'failed']).openapi({
+  description:
+    '`smtp`: the message was e-mailed; `log`: SMTP_URL is unset, so the link was written to the server log; ' +
+    '`failed` (sign-up only): the mail server refused it, ask for a new link later',
+});
 
 const AuthUser = z
   .object({ id: z.string(), email: z.string(), name: z.string(), emailVerified: z.boolean(), plan: z.string(), role: z.string() })
@@ -137,12 +139,11 @@ const updateUserRoute = route({
 export function authRoutes(ctx: AppContext) {
   const router = createRouter();
   const limits = ctx.authLimits;
-  const mailDelivery = () => ({ mailDelivery: ctx.accountMail.delivery });
 
   router.openapi(signUpRoute, async (c) => {
     const body = c.req.valid('json');
     await limits.check(c, 'sign-up', body.email);
-    return forwardToAuth(c, ctx, { body, extra: mailDelivery() });
+    return forwardToAuth(c, ctx, { body, mail: 'report' });
   });
 
   router.openapi(signInRoute, async (c) => {
@@ -158,13 +159,13 @@ export function authRoutes(ctx: AppContext) {
   router.openapi(sendVerificationRoute, async (c) => {
     const body = c.req.valid('json');
     await limits.check(c, 'mail', body.email);
-    return forwardToAuth(c, ctx, { body, extra: mailDelivery() });
+    return forwardToAuth(c, ctx, { body, mail: 'conceal' });
   });
 
   router.openapi(requestResetRoute, async (c) => {
     const body = c.req.valid('json');
     await limits.check(c, 'mail', body.email);
-    return forwardToAuth(c, ctx, { body, extra: mailDelivery() });
+    return forwardToAuth(c, ctx, { body, mail: 'conceal' });
   });
 
   router.openapi(resetPasswordRoute, async (c) => {

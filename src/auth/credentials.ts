@@ -2,7 +2,7 @@ import { randomBytes } from 'node:crypto';
 import type { Kysely } from 'kysely';
 import type { Config } from '../config.js';
 import type { Database } from '../db/schema.js';
-import type { AccountMail } from './account-mail.js';
+import { type AccountMail, toleratingMailFailure } from './account-mail.js';
 import type { Auth } from './auth.js';
 
 /** The provider id better-auth gives an e-mail and password login. */
@@ -26,9 +26,13 @@ export class Credentials {
     return this.config.adminEmails.has(email.toLowerCase());
   }
 
-  /** Mails a reset link; says nothing about whether the address has an account. */
-  async requestPasswordReset(email: string): Promise<void> {
-    await this.auth.api.requestPasswordReset({ body: { email } });
+  /**
+   * Mails a reset link (nothing for an address without an account); answers whether the mail
+   * server refused it, which better-auth itself would only log.
+   */
+  async requestPasswordReset(email: string): Promise<{ mailFailed: boolean }> {
+    const { mailFailed } = await toleratingMailFailure(() => this.auth.api.requestPasswordReset({ body: { email } }));
+    return { mailFailed };
   }
 
   /** better-auth made a reset token for `user`: mail it. */

@@ -8,10 +8,10 @@ const IDENTIFIER_PREFIX = 'verify-email:';
 
 /**
  * What a verification link did: verified the address; verified an ADMIN_EMAILS address whose
- * password predates the proof, so a reset link was sent and the old access ended; or nothing
- * (unknown, used or expired token).
+ * password predates the proof, so the old access ended and a reset link was sent (`mailFailed`
+ * when the mail server refused it); or nothing (unknown, used or expired token).
  */
-export type VerificationOutcome = 'verified' | 'set-password' | 'invalid';
+export type VerificationOutcome = { result: 'verified' | 'invalid' } | { result: 'set-password'; mailFailed: boolean };
 
 interface Claim {
   userId: string;
@@ -56,17 +56,18 @@ export class EmailVerification {
     const { internalAdapter } = await this.auth.$context;
     const row = await internalAdapter.consumeVerificationValue(`${IDENTIFIER_PREFIX}${token}`);
     const claim = row ? parseClaim(row.value) : undefined;
-    if (!claim) return 'invalid';
+    if (!claim) return { result: 'invalid' };
     const user = await internalAdapter.findUserById(claim.userId);
     // The link proves the address it was sent to, and nothing once the account has another.
-    if (!user || user.email.toLowerCase() !== claim.email) return 'invalid';
+    if (!user || user.email.toLowerCase() !== claim.email) return { result: 'invalid' };
     if (this.credentials.isAdminAddress(user.email) && !(await this.credentials.isPasswordProven(user.id))) {
       // Whoever chose this password had not proven the address: it must not become an admin's.
       await this.credentials.revokeUnprovenAccess(user.id);
-      await this.credentials.requestPasswordReset(user.email);
-      return 'set-password';
+      // The token is spent and the old access gone: a refused mail must not undo that (the owner can ask again).
+      const { mailFailed } = await this.credentials.requestPasswordReset(user.email);
+      return { result: 'set-password', mailFailed };
     }
     if (!user.emailVerified) await internalAdapter.updateUser(user.id, { emailVerified: true });
-    return 'verified';
+    return { result: 'verified' };
   }
 }

@@ -151,7 +151,8 @@ export const COMMANDS: Record<string, Command> = {
       if (ctx.accountMail.delivery === 'log') {
         io.err(`SMTP_URL is not set, so nothing was e-mailed. Give this link to the owner of ${user.email}; it works once:`);
       }
-      await ctx.credentials.requestPasswordReset(user.email);
+      const { mailFailed } = await ctx.credentials.requestPasswordReset(user.email);
+      if (mailFailed) throw new CommandError('The mail server did not take the message, so nothing was sent (the error is above).');
       if (ctx.accountMail.delivery === 'smtp') io.out(`Sent a password reset link to ${user.email}.`);
     },
   },

@@ -2,6 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { PASSWORD } from '../helpers/accounts.js';
 import { apiClient } from '../helpers/client.js';
 import { testDialects } from '../helpers/databases.js';
+import { closedPort } from '../helpers/recording-server.js';
 import { startSmtpServer, type TestSmtpServer } from '../helpers/smtp-server.js';
 import { startTestServer, type TestServer } from '../helpers/test-server.js';
 
@@ -114,3 +115,33 @@ for (const dialect of await testDialects()) {
     });
   });
 }
+
+describe('account mail when the mail server refuses', () => {
+  let server: TestServer;
+  let api: ReturnType<typeof apiClient>;
+
+  beforeAll(async () => {
+    server = await startTestServer('sqlite', { SMTP_URL: `smtp://127.0.0.1:${await closedPort()}` });
+    api = apiClient(server.baseUrl, null);
+  });
+  afterAll(() => server?.close());
+
+  it('still signs up and says the link was not sent; the other mail routes answer as for any address, and the log says why', async () => {
+    const email = `down-${crypto.randomUUID()}@example.com`;
+    const signUp = await api.post('/v1/auth/sign-up/email', { email, password: PASSWORD, name: 'Down' });
+    expect(signUp.status, signUp.text).toBe(200);
+    expect(signUp.body.mailDelivery).toBe('failed');
+    expect((await api.get('/v1/user/credits', signUp.body.token)).status).toBe(200);
+
+    // A failure only for addresses with an account would tell which addresses have one.
+    for (const path of ['/v1/auth/request-password-reset', '/v1/auth/send-verification-email']) {
+      const known = await api.post(path, { email });
+      const unknown = await api.post(path, { email: `nobody-${crypto.randomUUID()}@example.com` });
+      expect(known.status, known.text).toBe(200);
+      expect(known.body).toEqual(unknown.body);
+    }
+    const failures = server.logs.filter((line) => line.includes('e-mail could not be sent'));
+    expect(failures).toHaveLength(3);
+    for (const line of failures) expect(line).not.toContain('token=');
+  });
+});

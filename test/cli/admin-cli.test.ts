@@ -149,8 +149,16 @@ for (const dialect of await testDialects()) {
       expect((await api.get('/v1/user/me', key)).body.data.user).toMatchObject({ email: 'listed@example.com', isAdmin: true, emailVerified: true });
       const stays = await admin(['revoke-admin', '--email', 'listed@example.com']);
       expect(stays.stderr).toContain('ADMIN_EMAILS');
-      // No verification mail goes to an account the operator made.
+      // No verification mail goes to an account the operator made; its owner gets in by a reset.
       expect(smtp.to('listed@example.com')).toEqual([]);
+      await api.post('/v1/auth/request-password-reset', { email: 'listed@example.com' });
+      await expect.poll(() => smtp.lastLink('listed@example.com', '/reset-password'), { timeout: 5000 }).toBeDefined();
+      const token = new URL(smtp.lastLink('listed@example.com', '/reset-password')!).searchParams.get('token')!;
+      expect((await api.post('/v1/auth/reset-password', { token, newPassword: PASSWORD })).status).toBe(200);
+      const owner = await api.post('/v1/auth/sign-in/email', { email: 'listed@example.com', password: PASSWORD });
+      expect((await api.get('/v1/user/me', owner.body.token)).body.data.user.isAdmin).toBe(true);
+      // The operator's key survives: the address was proven before (by the operator).
+      expect((await api.get('/v1/user/credits', key)).status).toBe(200);
     });
 
     it('lists and revokes keys', async () => {

@@ -28,7 +28,8 @@ function verificationNotice(): { text: string; kind: 'success' | 'error' } | und
     return { kind: 'error', text: 'That verification link is not valid any more. Sign in to get a new one.' };
   }
   if (query.get('password_reset') === 'required') {
-    const delivery = query.get('mail') === 'log' ? 'log' : 'smtp';
+    const mail = query.get('mail');
+    const delivery = mail === 'log' || mail === 'failed' ? mail : 'smtp';
     return {
       kind: 'success',
       text:
