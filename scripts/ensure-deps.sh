@@ -12,6 +12,14 @@ if [ -z "${CHROMIUM_PATH:-}" ] && ! command -v chromium >/dev/null 2>&1; then
   DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq chromium >/dev/null
 fi
 
+# As root, Pluck runs Chromium (with its sandbox on) as this unprivileged user: Chromium refuses
+# to sandbox itself as root. Its own user, so a browser exploit reaches nothing else's files.
+chromium_user="${CHROMIUM_USER:-pluck-chromium}"
+if [ "$(id -u)" -eq 0 ] && ! id "$chromium_user" >/dev/null 2>&1; then
+  echo "ensure-deps: adding the user $chromium_user for Chromium" >&2
+  useradd --system --user-group --no-create-home --home-dir /nonexistent --shell /usr/sbin/nologin "$chromium_user"
+fi
+
 # Reinstall only when the lock file changed since the last install.
 stamp=node_modules/.package-lock.json
 if [ ! -f "$stamp" ] || [ package-lock.json -nt "$stamp" ]; then

@@ -76,7 +76,8 @@ const envSchema = z.object({
   METRICS_TOKEN: z.string().min(16, 'METRICS_TOKEN must be at least 16 characters').optional(),
 
   CHROMIUM_PATH: z.string().min(1).default('/usr/bin/chromium'),
-  CHROMIUM_SANDBOX: booleanFlag.default(false),
+  CHROMIUM_SANDBOX: booleanFlag.default(true),
+  CHROMIUM_USER: z.string().regex(/^[a-z_][a-z0-9_-]{0,31}$/, 'CHROMIUM_USER must be a user name').default('pluck-chromium'),
   BROWSER_WS_ENDPOINT: z.url({ protocol: /^(wss?|https?)$/ }).optional(),
   BROWSER_REMOTE_HEARTBEAT_MS: positiveInt.default(5000),
   BROWSER_MAX_PAGES: positiveInt.default(Math.min(16, Math.max(2, availableParallelism() * 2))),
@@ -99,6 +100,8 @@ const envSchema = z.object({
   PRO_CONCURRENCY: positiveInt.default(20),
   FREE_MONTHLY_CREDITS: nonNegativeInt.default(1000),
   PRO_MONTHLY_CREDITS: nonNegativeInt.default(100_000),
+  FREE_MAX_API_KEYS: positiveInt.max(10_000).default(20),
+  PRO_MAX_API_KEYS: positiveInt.max(10_000).default(100),
   FREE_FILE_RETENTION_DAYS: positiveInt.default(7),
   PRO_FILE_RETENTION_DAYS: positiveInt.default(30),
 
@@ -124,7 +127,14 @@ const envSchema = z.object({
   SCRAPE_CREDIT_COST: nonNegativeInt.default(1),
   LINKS_CREDIT_COST: nonNegativeInt.default(1),
   CACHE_TTL_SECONDS: nonNegativeInt.default(3600),
+  CACHE_MAX_ENTRY_BYTES: positiveInt.default(8 * 1024 * 1024),
+  CACHE_MAX_USER_BYTES: positiveInt.default(64 * 1024 * 1024),
+  CACHE_MAX_BYTES: positiveInt.default(256 * 1024 * 1024),
+  ANSWER_MAX_CHARS: positiveInt.min(10_000).max(100_000_000).default(5_000_000),
+  SCREENSHOT_MAX_WIDTH: positiveInt.max(65_000).default(16_384),
   SCREENSHOT_MAX_HEIGHT: positiveInt.max(65_000).default(16_384),
+  SCREENSHOT_MAX_PIXELS: positiveInt.max(268_435_456).default(33_554_432),
+  PDF_MAX_PAGES: positiveInt.max(10_000).default(100),
   SCRAPE_MAX_SELECTORS: positiveInt.max(1000).default(20),
   SCRAPE_MAX_RESULTS: positiveInt.max(10_000).default(100),
 });
@@ -136,6 +146,8 @@ export interface PlanLimits {
   concurrency: number;
   monthlyCredits: number;
   fileRetentionDays: number;
+  /** API keys an account may hold at once. */
+  maxApiKeys: number;
 }
 
 export interface Config {
@@ -209,11 +221,26 @@ export interface WebConfig {
   creditCosts: Record<WebOperation, number>;
   /** Lifetime of cached results; 0 turns the result cache off. */
   cacheTtlSeconds: number;
-  /** Full-page screenshots are cut at this height so an endless page cannot exhaust memory. */
-  screenshotMaxHeight: number;
+  cacheLimits: CacheLimits;
+  /** Text answers (HTML, markdown, scrape results, links) are cut at this many characters, in the page. */
+  answerMaxChars: number;
+  /** Screenshot bounds in device pixels (CSS pixels times deviceScaleFactor), whatever asks for the area. */
+  screenshot: { maxWidth: number; maxHeight: number; maxPixels: number };
+  /** PDFs are cut after this many pages. */
+  pdfMaxPages: number;
   scrapeMaxSelectors: number;
   /** Matches returned per selector; `elementsFound` still counts them all. */
   scrapeMaxResults: number;
+}
+
+/** The result cache's bounds, in bytes of stored JSON, so that the cache cannot grow with what pages hold. */
+export interface CacheLimits {
+  /** A larger result is not cached. */
+  maxEntryBytes: number;
+  /** One account's entries; its oldest go first (memory and Redis). */
+  maxUserBytes: number;
+  /** Every entry of this instance's in-memory cache (Redis: bounded per account). */
+  maxBytes: number;
 }
 
 /** Web search providers; each is on when its variable is set. */
@@ -249,8 +276,10 @@ export interface CaptionsConfig {
 /** The Chromium pool (src/browser). */
 export interface BrowserConfig {
   chromiumPath: string;
-  /** Keep Chromium's sandbox; off by default because it cannot start as root or in most containers. */
+  /** Keep Chromium's sandbox (default). It needs unprivileged user namespaces. */
   sandbox: boolean;
+  /** The user a sandboxed Chromium runs as when Pluck runs as root (Chromium refuses root with its sandbox). */
+  user: string;
   /** A Chromium on another host, reached over CDP (ws:// or http:// form) instead of a local launch. */
   wsEndpoint: string | undefined;
   /** A remote browser that does not answer within this long is treated as crashed. */
@@ -388,6 +417,7 @@ export function loadConfig(env: Record<string, string | undefined>): Config {
     browser: {
       chromiumPath: e.CHROMIUM_PATH,
       sandbox: e.CHROMIUM_SANDBOX,
+      user: e.CHROMIUM_USER,
       wsEndpoint: e.BROWSER_WS_ENDPOINT,
       remoteHeartbeatMs: e.BROWSER_REMOTE_HEARTBEAT_MS,
       maxPages: e.BROWSER_MAX_PAGES,
@@ -410,12 +440,14 @@ export function loadConfig(env: Record<string, string | undefined>): Config {
         concurrency: e.FREE_CONCURRENCY,
         monthlyCredits: e.FREE_MONTHLY_CREDITS,
         fileRetentionDays: e.FREE_FILE_RETENTION_DAYS,
+        maxApiKeys: e.FREE_MAX_API_KEYS,
       },
       pro: {
         requestsPerHour: e.PRO_REQUESTS_PER_HOUR,
         concurrency: e.PRO_CONCURRENCY,
         monthlyCredits: e.PRO_MONTHLY_CREDITS,
         fileRetentionDays: e.PRO_FILE_RETENTION_DAYS,
+        maxApiKeys: e.PRO_MAX_API_KEYS,
       },
     },
     search: {
@@ -448,7 +480,10 @@ export function loadConfig(env: Record<string, string | undefined>): Config {
         'ai-extract': e.AI_EXTRACT_CREDIT_COST,
       },
       cacheTtlSeconds: e.CACHE_TTL_SECONDS,
-      screenshotMaxHeight: e.SCREENSHOT_MAX_HEIGHT,
+      cacheLimits: { maxEntryBytes: e.CACHE_MAX_ENTRY_BYTES, maxUserBytes: e.CACHE_MAX_USER_BYTES, maxBytes: e.CACHE_MAX_BYTES },
+      answerMaxChars: e.ANSWER_MAX_CHARS,
+      screenshot: { maxWidth: e.SCREENSHOT_MAX_WIDTH, maxHeight: e.SCREENSHOT_MAX_HEIGHT, maxPixels: e.SCREENSHOT_MAX_PIXELS },
+      pdfMaxPages: e.PDF_MAX_PAGES,
       scrapeMaxSelectors: e.SCRAPE_MAX_SELECTORS,
       scrapeMaxResults: e.SCRAPE_MAX_RESULTS,
     },

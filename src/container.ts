@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { getMigrations } from 'better-auth/db/migration';
 import pino, { type Logger } from 'pino';
@@ -22,6 +22,7 @@ import { Lifecycle } from './lifecycle.js';
 import { Metrics } from './metrics/metrics.js';
 import { type DatabaseHandle, openDatabase } from './db/database.js';
 import { migrate } from './db/migrations.js';
+import { ensurePrivateDir } from './db/data-dir.js';
 import type { BlobStore } from './files/blob-store.js';
 import { FileService } from './files/file.service.js';
 import { LocalBlobStore } from './files/local-blob-store.js';
@@ -153,7 +154,8 @@ export async function createContext(config: Config, overrides: ContextOverrides 
     const files = new FileService(database.db, blobs, config);
     const engine = createBrowserEngine(config, logger, overrides.hostResolver);
     const fileSweeper = new FileSweeper(database.db, blobs, logger, config.files.sweepBatchSize);
-    const cache = overrides.cache ?? (redis ? new RedisResultCache(redis) : new MemoryResultCache());
+    const cacheLimits = config.web.cacheLimits;
+    const cache = overrides.cache ?? (redis ? new RedisResultCache(redis, cacheLimits) : new MemoryResultCache(cacheLimits));
     const concurrency =
       overrides.concurrency ??
       (redis ? new RedisConcurrencyLimiter(redis, config.redis.slotTtlSeconds * 1000, logger) : new MemoryConcurrencyLimiter());
@@ -222,7 +224,7 @@ function readOrCreateSecret(dataDir: string, dialect: string): string {
   if (dialect === 'postgres') {
     throw new Error('AUTH_SECRET must be set when DATABASE_URL is used: every instance has to share it');
   }
-  mkdirSync(dataDir, { recursive: true });
+  ensurePrivateDir(dataDir);
   const path = join(dataDir, 'auth-secret');
   try {
     writeFileSync(path, randomBytes(32).toString('base64url'), { mode: 0o600, flag: 'wx' });

@@ -102,7 +102,7 @@ export function aiExtractRoutes({ ctx, requireAuth }: RouteDeps) {
         variant: { ask, ...ctx.ai.variant },
         context: toContextOptions(body),
         work: async (loaded): Promise<PageText & { warnings: PageWarning[] }> => {
-          const { markdown, title, warnings } = await markdownOfPage(loaded, { url: loaded.finalUrl }, log);
+          const { markdown, title, warnings } = await markdownOfPage(loaded, { url: loaded.finalUrl, maxChars: ctx.config.web.answerMaxChars }, log);
           return { url: loaded.finalUrl, title, markdown, warnings };
         },
       },

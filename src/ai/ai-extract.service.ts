@@ -1,7 +1,7 @@
 import type { Logger } from 'pino';
 import type { AiConfig } from '../config.js';
 import { AppError } from '../http/errors.js';
-import { VALIDATION_ERROR_NAME } from '../http/validation.js';
+import { validationError } from '../http/validation.js';
 import { describeUpstreamFailure, UpstreamError } from '../providers/bounded-fetch.js';
 import { rateLimitedError } from '../providers/provider-errors.js';
 import { type ChatCompletion, ChatCompletionsClient, type ChatMessage, ModelRefusal, type ResponseFormat } from './chat-completions-client.js';
@@ -57,9 +57,7 @@ export class AiExtractor {
     const fixed = fixedTokens(ask, { url, title: '' });
     if (fixed + MIN_PAGE_TOKENS <= this.settings.maxInputTokens) return;
     const message = `prompt, instructions and schema take about ${fixed} tokens, leaving too little of AI_MAX_INPUT_TOKENS (${this.settings.maxInputTokens}) for the page`;
-    throw new AppError('VALIDATION_ERROR', `Invalid request: ${message}`, {
-      details: { name: VALIDATION_ERROR_NAME, issues: [{ code: 'custom', path: [], message }] },
-    });
+    throw validationError([{ code: 'custom', path: [], message }]);
   }
 
   /** Cache identity of the answers this extractor gives: another model or budget, another answer. */

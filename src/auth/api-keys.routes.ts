@@ -99,7 +99,8 @@ export function apiKeyRoutes({ ctx, requireAuth }: RouteDeps) {
   router.openapi(createKeyRoute, async (c) => {
     requireSession(c, 'created');
     const { name, expiresIn } = c.req.valid('json');
-    const key = await keys.create(c.get('principal')!.userId, name, expiresIn);
+    const principal = c.get('principal')!;
+    const key = await keys.create(principal.userId, name, expiresIn, ctx.config.plans[principal.user.plan].maxApiKeys);
     return created(c, key);
   });
 

@@ -1,6 +1,6 @@
 import type { Kysely, Selectable } from 'kysely';
 import type { ApiKeyTable, Database } from '../db/schema.js';
-import { notFound } from '../http/errors.js';
+import { AppError, notFound } from '../http/errors.js';
 import type { Auth } from './auth.js';
 import { toIsoString } from './principal.js';
 
@@ -50,7 +50,16 @@ export class ApiKeyService {
     private readonly db: Kysely<Database>,
   ) {}
 
-  async create(userId: string, name: string, expiresInSeconds?: number): Promise<ApiKeyRecord & { key: string }> {
+  /** A new key; refused (403 API_KEY_LIMIT_REACHED) when the account already holds `maxKeys` (operators' tools pass none). */
+  async create(userId: string, name: string, expiresInSeconds?: number, maxKeys = Number.POSITIVE_INFINITY): Promise<ApiKeyRecord & { key: string }> {
+    const { count } = await this.db
+      .selectFrom('apikey')
+      .select((eb) => eb.fn.countAll<number | string>().as('count'))
+      .where('referenceId', '=', userId)
+      .executeTakeFirstOrThrow();
+    if (Number(count) >= maxKeys) {
+      throw new AppError('API_KEY_LIMIT_REACHED', `This account holds ${maxKeys} API keys, the most its plan allows; revoke one first`);
+    }
     // A server-side call with `userId`: the owner always comes from the authenticated principal.
     const created = await this.auth.api.createApiKey({
       body: { name, userId, ...(expiresInSeconds === undefined ? {} : { expiresIn: expiresInSeconds }) },

@@ -66,7 +66,6 @@ export class Authenticator {
       user,
       isAdmin: this.isAdmin(user),
       apiKey: { id: result.key.id, name: result.key.name ?? null, start: result.key.start ?? null },
-      rateLimitKey: `key:${result.key.id}`,
     };
   }
 
@@ -80,7 +79,6 @@ export class Authenticator {
       user,
       isAdmin: this.isAdmin(user),
       session: { id: found.session.id, expiresAt: toIsoString(found.session.expiresAt) },
-      rateLimitKey: `user:${user.id}`,
     };
   }
 

@@ -22,8 +22,6 @@ export interface Principal {
   apiKey?: { id: string; name: string | null; start: string | null };
   /** Present when the caller used a session token. */
   session?: { id: string; expiresAt: string };
-  /** Rate limits count per API key, and per user for session tokens. */
-  rateLimitKey: string;
 }
 
 export function toPlan(value: unknown): PlanName {

@@ -23,6 +23,8 @@ export function createBrowserEngine(config: Config, logger: Logger, resolver?: H
   const browser = new BrowserPool({
     executablePath: config.browser.chromiumPath,
     sandbox: config.browser.sandbox,
+    // Chromium refuses to sandbox itself as root: it then runs as an unprivileged user of its own.
+    chromiumUser: process.getuid?.() === 0 ? config.browser.user : undefined,
     maxPages: config.browser.maxPages,
     maxQueue: config.browser.maxQueue,
     queueTimeoutMs: config.browser.queueTimeoutMs,
@@ -35,6 +37,11 @@ export function createBrowserEngine(config: Config, logger: Logger, resolver?: H
     policy: addressPolicy,
     logger: logger.child({ component: 'browser' }),
   });
+  if (!config.browser.sandbox && !config.browser.wsEndpoint) {
+    logger.warn(
+      'Chromium runs without its sandbox (CHROMIUM_SANDBOX=false): a page that exploits a renderer bug runs with this service\'s rights. Keep it off only where the host itself is the sandbox (a disposable container or VM)',
+    );
+  }
   if (config.browser.wsEndpoint && isLoopbackProxyForRemoteBrowser(config)) {
     // Not fatal (an SSH tunnel or a shared network namespace can make it work); the connect-time probe decides.
     logger.warn(

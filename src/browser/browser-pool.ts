@@ -18,6 +18,8 @@ export type BrowserLauncher = (proxy: EgressProxy) => Promise<ChromiumProcess>;
 export interface BrowserPoolOptions {
   executablePath: string;
   sandbox: boolean;
+  /** The unprivileged user a sandboxed Chromium runs as when this process is root. */
+  chromiumUser?: string;
   /** Pages open at once. */
   maxPages: number;
   /** Requests that may wait for a page. */
@@ -216,7 +218,7 @@ export class BrowserPool implements PageRunner {
     if (endpoint) {
       return (proxy) => connectRemoteChromium({ endpoint, proxy, logger: this.options.logger, timeoutMs: REMOTE_CONNECT_TIMEOUT_MS });
     }
-    return (proxy) => launchChromium({ ...this.options, proxyUrl: proxy.url });
+    return (proxy) => launchChromium({ ...this.options, user: this.options.chromiumUser, proxyUrl: proxy.url });
   }
 
   private onCrash(generation: BrowserGeneration): void {

@@ -1,13 +1,16 @@
 import { randomUUID } from 'node:crypto';
 import { readdir, readFile } from 'node:fs/promises';
+import { fileURLToPath } from 'node:url';
 import { type Browser, chromium } from 'playwright-core';
 
 export interface ChromiumLaunchOptions {
   executablePath: string;
   /** The egress proxy every connection must go through. */
   proxyUrl: string;
-  /** Keep Chromium's sandbox (needs a non-root user or user namespaces). */
+  /** Keep Chromium's sandbox (needs user namespaces, and a user other than root). */
   sandbox: boolean;
+  /** With the sandbox on and this process root: the unprivileged user Chromium runs as. */
+  user?: string;
 }
 
 /** A running Chromium and what is needed to make sure none of its processes outlive it. */
@@ -117,19 +120,53 @@ export function chromiumArgs(options: ChromiumLaunchOptions, marker: string): st
   ];
 }
 
+/** Starts Chromium as `user` (scripts/chromium-as-user.sh); Playwright runs it in Chromium's place. */
+const RUN_AS_USER_SCRIPT = fileURLToPath(new URL('../../scripts/chromium-as-user.sh', import.meta.url));
+
+/** What Chromium inherits of our environment: enough for locale and time, none of our secrets. */
+const BROWSER_ENV_NAMES = ['PATH', 'LANG', 'LANGUAGE', 'LC_ALL', 'LC_CTYPE', 'TZ', 'FONTCONFIG_PATH', 'FONTCONFIG_FILE', 'TMPDIR'];
+
 export async function launchChromium(options: ChromiumLaunchOptions): Promise<ChromiumProcess> {
   const marker = randomUUID();
-  const browser = await chromium.launch({
-    executablePath: options.executablePath,
-    args: chromiumArgs(options, marker),
-    ignoreDefaultArgs: FEATURE_LAUNCH_OPTIONS.ignoreDefaultArgs,
-    // The pool closes Chromium itself; Playwright's own signal handlers would race it.
-    handleSIGINT: false,
-    handleSIGTERM: false,
-    handleSIGHUP: false,
-  });
+  const env: Record<string, string> = {};
+  for (const name of BROWSER_ENV_NAMES) if (process.env[name] !== undefined) env[name] = process.env[name] as string;
+  const asUser = options.sandbox && options.user !== undefined;
+  if (asUser) Object.assign(env, { PLUCK_CHROMIUM_PATH: options.executablePath, PLUCK_CHROMIUM_USER: options.user });
+  const browser = await chromium
+    .launch({
+      executablePath: asUser ? RUN_AS_USER_SCRIPT : options.executablePath,
+      env,
+      // Playwright adds --no-sandbox unless told otherwise.
+      chromiumSandbox: options.sandbox,
+      args: chromiumArgs(options, marker),
+      ignoreDefaultArgs: FEATURE_LAUNCH_OPTIONS.ignoreDefaultArgs,
+      // The pool closes Chromium itself; Playwright's own signal handlers would race it.
+      handleSIGINT: false,
+      handleSIGTERM: false,
+      handleSIGHUP: false,
+    })
+    .catch((error: unknown) => {
+      throw explainLaunchFailure(error, options);
+    });
   const found = await findBrowserProcess(marker);
   return { browser, pid: found?.pid, userDataDir: found?.userDataDir };
+}
+
+/** The operator's next step, for the failures a sandboxed launch can meet. */
+function explainLaunchFailure(error: unknown, options: ChromiumLaunchOptions): unknown {
+  const message = error instanceof Error ? error.message : String(error);
+  if (/No usable sandbox|namespace/i.test(message)) {
+    return new Error(
+      "Chromium's sandbox cannot start here (it needs unprivileged user namespaces: kernel.unprivileged_userns_clone=1, or a container seccomp profile that allows them). Allow them, or set CHROMIUM_SANDBOX=false to run without it",
+      { cause: error },
+    );
+  }
+  if (options.user !== undefined && /no such user|chown: invalid user/i.test(message)) {
+    return new Error(`Chromium runs as the user ${options.user} when Pluck runs as root with the sandbox on, and that user does not exist: create it (useradd --system --user-group ${options.user}; scripts/ensure-deps.sh does) or set CHROMIUM_USER`, {
+      cause: error,
+    });
+  }
+  return error;
 }
 
 /**

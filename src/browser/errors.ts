@@ -1,6 +1,6 @@
 import { AppError } from '../http/errors.js';
-import { VALIDATION_ERROR_NAME } from '../http/validation.js';
-import { AddressNotAllowed, HostUnresolvable } from '../net/errors.js';
+import { validationError } from '../http/validation.js';
+import { AddressNotAllowed } from '../net/errors.js';
 import { BrowserCrashed, InvalidPageOption, NavigationTimeout, PageCrashed, PoolOverloaded, TargetUnreachable } from './types.js';
 
 /**
@@ -10,10 +10,11 @@ import { BrowserCrashed, InvalidPageOption, NavigationTimeout, PageCrashed, Pool
  */
 export function toAppError(error: unknown): unknown {
   if (error instanceof AppError) return error;
+  // HostUnresolvable included: a name that does not resolve is answered like one that resolves to a refused address.
   if (error instanceof AddressNotAllowed) {
     return new AppError('URL_NOT_ALLOWED', `URL not allowed: ${error.message}`, { cause: error });
   }
-  if (error instanceof HostUnresolvable || error instanceof TargetUnreachable) {
+  if (error instanceof TargetUnreachable) {
     return new AppError('TARGET_UNREACHABLE', error.message, { cause: error });
   }
   if (error instanceof PageCrashed) {
@@ -32,10 +33,7 @@ export function toAppError(error: unknown): unknown {
     return new AppError('SERVICE_UNAVAILABLE', `The browser is unavailable: ${error.message}`, { cause: error });
   }
   if (error instanceof InvalidPageOption) {
-    return new AppError('VALIDATION_ERROR', `Invalid request: ${error.field}: ${error.message}`, {
-      cause: error,
-      details: { name: VALIDATION_ERROR_NAME, issues: [{ code: 'custom', path: fieldPath(error.field), message: error.message }] },
-    });
+    return validationError([{ code: 'custom', path: fieldPath(error.field), message: error.message }], error);
   }
   return error;
 }

@@ -209,7 +209,9 @@ async function navigate(
 /**
  * The main document is an answer the egress proxy wrote: turn it into the matching error. A
  * `later` navigation (after the page had loaded) that found its target unreachable is left to
- * `recoverFromFailedNavigation`: the page that did load is still there to answer with.
+ * `recoverFromFailedNavigation`: the page that did load is still there to answer with. A name
+ * that does not resolve to a loadable address is unreachable to the proxy whatever it resolves
+ * to (so nothing tells the two apart), and refused here when it is where the request led.
  */
 async function refuseEgressAnswer(response: Response | undefined, requestedUrl: string, guard: LoadGuard, when: 'first' | 'later' = 'first'): Promise<void> {
   if (!response) return;
@@ -217,13 +219,14 @@ async function refuseEgressAnswer(response: Response | undefined, requestedUrl: 
   if (outcome === undefined || (outcome === 'unreachable' && when === 'later')) return;
   const url = response.url();
   const via = url === requestedUrl ? '' : `${requestedUrl} led to ${url}: `;
-  if (outcome === 'unreachable') throw new TargetUnreachable(`${via}${url} could not be reached`);
   // Checking again gives the reason (the proxy's own check happened in another place).
-  const reason = await guard.policy.check(url).then(
-    () => `${url} resolved to an address that is not allowed`,
-    (error: unknown) => (error instanceof Error ? error.message : String(error)),
+  const refusal = await guard.policy.check(url).then(
+    () => undefined,
+    (error: unknown) => error,
   );
-  throw new AddressNotAllowed(`${via}${reason}`, url);
+  if (refusal instanceof AddressNotAllowed) throw new AddressNotAllowed(`${via}${refusal.message}`, url);
+  if (outcome === 'unreachable') throw new TargetUnreachable(`${via}${url} could not be reached`);
+  throw new AddressNotAllowed(`${via}${url} resolved to an address that is not allowed`, url);
 }
 
 /** `deadline` is a `performance.now()` time. */

@@ -1,6 +1,6 @@
 import type { BrowserContext, Page, Response } from 'playwright-core';
 import type { AddressPolicy } from '../net/address-policy.js';
-import { AddressNotAllowed } from '../net/errors.js';
+import { AddressNotAllowed, NameNotLoadable } from '../net/errors.js';
 import { renderWithoutScripts } from './static-render.js';
 import { type LoadedPage, PageCrashed, type PageWarning, TargetUnreachable } from './types.js';
 
@@ -28,15 +28,19 @@ export interface StandInRequest {
 
 /**
  * The page to answer from when the loaded one `crashed`, or its later `navigation failed`
- * (Chromium's error page, or the egress proxy's answer for a dead host). A destination the policy
- * refuses is refused, as a redirect there would be.
+ * (Chromium's error page, or the egress proxy's answer for a dead host). A destination refused
+ * for its address itself (an IP literal, a local name) is refused, as a redirect there would
+ * be; a name that does not resolve to a loadable address fails like a dead host, whatever it
+ * resolves to, since the two must not be told apart.
  */
 export async function standInFor(failure: 'crashed' | 'navigation failed', request: StandInRequest): Promise<Page> {
   const { requestedUrl, document } = request;
   const failedUrl = request.failedUrl ?? requestedUrl;
   if (failure === 'navigation failed') {
     await request.guard.policy.check(failedUrl).catch((refusal: unknown) => {
-      if (refusal instanceof AddressNotAllowed) throw new AddressNotAllowed(`${requestedUrl} led to ${failedUrl}: ${refusal.message}`, failedUrl);
+      if (refusal instanceof AddressNotAllowed && !(refusal instanceof NameNotLoadable)) {
+        throw new AddressNotAllowed(`${requestedUrl} led to ${failedUrl}: ${refusal.message}`, failedUrl);
+      }
     });
   }
   const timeoutMs = Math.max(STATIC_RENDER_MIN_MS, request.deadline - performance.now());

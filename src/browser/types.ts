@@ -42,7 +42,8 @@ export interface PageWarning {
     | 'LOADING_PLACEHOLDER'
     | 'RENDERED_WITHOUT_SCRIPTS'
     | 'SIMPLIFIED_EXTRACTION'
-    | 'NO_CONTENT';
+    | 'NO_CONTENT'
+    | 'ANSWER_TRUNCATED';
   message: string;
 }
 

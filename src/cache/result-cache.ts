@@ -28,3 +28,10 @@ export function cacheKey(version: CacheVersion, operation: string, hash: string)
 export function versionOf(key: string): CacheVersion {
   return key.startsWith('v2:') ? 'v2' : 'v1';
 }
+
+/** The JSON of a value and its size in bytes, or undefined when it is over `maxBytes` (not cached). */
+export function encodeEntry(value: unknown, maxBytes: number): { json: string; bytes: number } | undefined {
+  const json = JSON.stringify(value);
+  const bytes = Buffer.byteLength(json);
+  return bytes <= maxBytes ? { json, bytes } : undefined;
+}

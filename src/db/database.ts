@@ -1,4 +1,5 @@
-import { mkdirSync } from 'node:fs';
+import { existsSync } from 'node:fs';
+import { ensurePrivateDir, ensurePrivateFile } from './data-dir.js';
 import { join } from 'node:path';
 import SQLite from 'better-sqlite3';
 import { Kysely, PostgresDialect, SqliteDialect } from 'kysely';
@@ -52,8 +53,12 @@ export function openDatabase(options: { databaseUrl?: string; dataDir: string; t
     const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
     return { db, dialect: 'postgres', close: () => db.destroy() };
   }
-  mkdirSync(options.dataDir, { recursive: true });
-  const sqlite = new SQLite(join(options.dataDir, 'pluck.sqlite'));
+  ensurePrivateDir(options.dataDir);
+  const file = join(options.dataDir, 'pluck.sqlite');
+  ensurePrivateFile(file);
+  // SQLite creates its -wal and -shm files with the database file's mode; older ones are tightened.
+  for (const companion of [`${file}-wal`, `${file}-shm`]) if (existsSync(companion)) ensurePrivateFile(companion);
+  const sqlite = new SQLite(file);
   sqlite.pragma('journal_mode = WAL');
   sqlite.pragma('busy_timeout = 5000');
   sqlite.pragma('foreign_keys = ON');

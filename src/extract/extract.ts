@@ -18,6 +18,8 @@ export interface ExtractOptions {
   includeTags?: string[];
   /** CSS selectors removed before conversion. */
   excludeTags?: string[];
+  /** The markdown is cut at this many characters in the page (and every other text at 2,000), before it crosses to Node. */
+  maxChars?: number;
 }
 
 export interface ExtractResult {
@@ -29,6 +31,8 @@ export interface ExtractResult {
   wordCount: number;
   /** Set when the main-content steps could not be used on this page and the plain conversion answered. */
   fallback?: ExtractionFallback;
+  /** The markdown was cut at `maxChars`. */
+  truncated?: boolean;
 }
 
 export type { ExtractionFallback };
@@ -56,9 +60,31 @@ export async function extractMarkdown(page: Page, options: ExtractOptions): Prom
     includeTags: options.includeTags ?? [],
     excludeTags: options.excludeTags ?? [],
   };
-  const outcome = await runPageFunction<PageExtractOutcome>(page, script, argument);
+  const outcome = await runPageFunction<PageExtractOutcome & { truncated?: boolean }>(page, boundedBy(script, options.maxChars), argument);
   if ('invalidSelector' in outcome) throw new InvalidSelector(outcome.invalidSelector);
   // String work on the whole document runs here, compiled once, rather than cold in each page.
   const markdown = finishMarkdown(outcome.markdown);
   return { ...outcome, markdown, wordCount: countWords(markdownText(markdown)) };
+}
+
+/** Labels (title, description...) a page may make any size are cut at this length. */
+const LABEL_MAX_CHARS = 2_000;
+
+/**
+ * The extractor, with its answer bounded in the page: the markdown at `maxChars`, every other
+ * string at LABEL_MAX_CHARS. Runs where the page's scripts cannot reach (an isolated world).
+ */
+function boundedBy(script: string, maxChars: number | undefined): string {
+  if (maxChars === undefined) return script;
+  return `(function (argument) {
+  const result = (${script})(argument);
+  for (const [name, value] of Object.entries(result)) {
+    const max = name === 'markdown' ? ${maxChars} : ${LABEL_MAX_CHARS};
+    if (typeof value === 'string' && value.length > max) {
+      result[name] = value.slice(0, max);
+      if (name === 'markdown') result.truncated = true;
+    }
+  }
+  return result;
+})`;
 }

@@ -1,7 +1,7 @@
 import { extname } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { build } from 'esbuild';
-import type { Page } from 'playwright-core';
+import type { CDPSession, Page } from 'playwright-core';
 
 /**
  * Code that runs inside the page (where the live DOM, its geometry and computed styles are) is
@@ -50,7 +50,58 @@ async function buildPageFunction(entryFile: string, exportName: string): Promise
   return `(function (argument) {\n${code}\nreturn __pluckModule[${JSON.stringify(exportName)}](argument);\n})`;
 }
 
-/** Runs a bundled page function on `page` with a JSON-serialisable argument. */
+/** Runs a bundled page function on `page` with a JSON-serialisable argument, in a world of our own. */
 export async function runPageFunction<T>(page: Page, functionSource: string, argument: unknown): Promise<T> {
-  return (await page.evaluate(`${functionSource}(${JSON.stringify(argument)})`)) as T;
+  return evaluateIsolated<T>(page, `${functionSource}(${JSON.stringify(argument)})`);
+}
+
+/**
+ * Runs a self-contained function (no named inner functions: under tsx, esbuild would wrap them
+ * in a helper that exists only in Node) on `page`, in a world of our own.
+ */
+export function evaluateFunction<A, T>(page: Page, fn: (argument: A) => T, argument: A): Promise<Awaited<T>> {
+  return evaluateIsolated(page, `(${fn.toString()})(${JSON.stringify(argument)})`);
+}
+
+const sessions = new WeakMap<Page, Promise<{ session: CDPSession; frameId: string }>>();
+
+/**
+ * Evaluates `expression` in a fresh isolated world of the page's main frame: the same DOM, but
+ * none of the page's JavaScript. A page's scripts can replace any method of its own world
+ * (`String.prototype.slice`, `outerHTML`, `querySelectorAll`), which would let a page break our
+ * code or step around the size bounds it enforces before anything crosses to Node; here they
+ * cannot. A document replaced under the evaluation fails with Playwright's own wording
+ * ("Execution context was destroyed"), which callers treat as a navigation.
+ */
+export async function evaluateIsolated<T>(page: Page, expression: string): Promise<T> {
+  let opened = sessions.get(page);
+  if (!opened) {
+    opened = openSession(page);
+    sessions.set(page, opened);
+    opened.catch(() => sessions.delete(page));
+  }
+  const { session, frameId } = await opened;
+  try {
+    const { executionContextId } = await session.send('Page.createIsolatedWorld', { frameId, worldName: 'pluck', grantUniveralAccess: false });
+    const { result, exceptionDetails } = await session.send('Runtime.evaluate', {
+      expression,
+      contextId: executionContextId,
+      returnByValue: true,
+      awaitPromise: true,
+    });
+    if (exceptionDetails) throw new Error(exceptionDetails.exception?.description ?? exceptionDetails.text);
+    return result.value as T;
+  } catch (error) {
+    const message = error instanceof Error ? error.message : String(error);
+    if (/context was destroyed|Cannot find context|No frame for given id|Frame with the given id was not found/i.test(message)) {
+      throw new Error(`Execution context was destroyed (${message})`, { cause: error });
+    }
+    throw error;
+  }
+}
+
+async function openSession(page: Page): Promise<{ session: CDPSession; frameId: string }> {
+  const session = await page.context().newCDPSession(page);
+  const { frameTree } = await session.send('Page.getFrameTree');
+  return { session, frameId: frameTree.frame.id };
 }

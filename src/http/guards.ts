@@ -18,7 +18,7 @@ export function identify(authenticator: Authenticator): MiddlewareHandler<AppEnv
 
 /**
  * Refuses callers without valid credentials (401), then counts the request against the
- * caller's hourly plan limit, setting the X-RateLimit-* headers on every answer.
+ * account's hourly plan limit, setting the X-RateLimit-* headers on every answer.
  */
 export function requireAuth(
   authenticator: Authenticator,
@@ -35,7 +35,8 @@ export function requireAuth(
     c.set('principal', principal);
     const limit = config.plans[principal.user.plan].requestsPerHour;
     // A shared limiter (Redis) that cannot answer gives 503, not an uncounted request.
-    const decision = await unlessUnavailable(() => limiter.hit(principal.rateLimitKey, limit, HOUR_MS));
+    // Per account: every key and session of an account share the plan's limit (keys are free to make).
+    const decision = await unlessUnavailable(() => limiter.hit(`user:${principal.userId}`, limit, HOUR_MS));
     const headers = {
       'X-RateLimit-Limit': String(decision.limit),
       'X-RateLimit-Remaining': String(decision.remaining),

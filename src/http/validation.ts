@@ -3,6 +3,7 @@ import type { ZodError } from 'zod';
 import { z } from '@hono/zod-openapi';
 import type { AppEnv } from './context.js';
 import { errorBody } from './envelope.js';
+import { AppError } from './errors.js';
 
 /** Name reported as `error.name`: the class of the validation error, as the spec asks. */
 export const VALIDATION_ERROR_NAME = 'ZodError';
@@ -81,11 +82,16 @@ function expectedOf(issue: ZodError['issues'][number]): string {
 }
 
 export function validationErrorBody(requestId: string, issues: ValidationIssue[]) {
-  const summary = issues.map((issue) => `${issue.path.join('.') || '(body)'}: ${issue.message}`).join('; ');
-  return errorBody(requestId, 'VALIDATION_ERROR', `Invalid request: ${summary}`, {
-    name: VALIDATION_ERROR_NAME,
-    issues,
-  });
+  return errorBody(requestId, 'VALIDATION_ERROR', validationMessage(issues), { name: VALIDATION_ERROR_NAME, issues });
+}
+
+/** A 422 found after the schema passed (a selector Chromium rejects, a size over a bound), in the same body. */
+export function validationError(issues: ValidationIssue[], cause?: unknown): AppError {
+  return new AppError('VALIDATION_ERROR', validationMessage(issues), { cause, details: { name: VALIDATION_ERROR_NAME, issues } });
+}
+
+function validationMessage(issues: ValidationIssue[]): string {
+  return `Invalid request: ${issues.map((issue) => `${issue.path.join('.') || '(body)'}: ${issue.message}`).join('; ')}`;
 }
 
 /** The `defaultHook` for every OpenAPI router: a failed validation becomes the spec's 422 body. */

@@ -1,5 +1,5 @@
 import { lookup } from 'node:dns/promises';
-import { AddressNotAllowed, HostUnresolvable } from './errors.js';
+import { AddressNotAllowed, HostUnresolvable, NameNotLoadable } from './errors.js';
 import { type AddressClass, classifyAddress, isIPAddress, stripBrackets } from './ip-address.js';
 
 /** Resolves a host name to its IP addresses. Injectable so tests can point names anywhere. */
@@ -99,9 +99,12 @@ export class AddressPolicy {
     const exempt = this.isExempt(hostname, port);
     if (!exempt) this.checkHostForm(hostname, target);
     if (isIPAddress(hostname)) return [stripBrackets(hostname)];
-    const addresses = await this.lookup(hostname);
+    const addresses = await this.lookup(hostname, target);
     if (!exempt) {
-      for (const address of addresses) this.checkAddress(address, target, `${trimDots(hostname)} resolves to`);
+      for (const address of addresses) {
+        const kind = this.refusedKind(address);
+        if (kind) throw new NameNotLoadable(trimDots(hostname), target, `resolves to ${address}, ${DESCRIPTIONS[kind]} address`);
+      }
     }
     return addresses;
   }
@@ -125,23 +128,31 @@ export class AddressPolicy {
   }
 
   private checkAddress(address: string, target: string, subject: string): void {
-    const kind = classifyAddress(address);
-    if (kind === 'public') return;
-    if (kind !== 'metadata' && this.allowPrivateNetworks) return;
-    throw new AddressNotAllowed(`${subject} ${DESCRIPTIONS[kind]} address, which cannot be loaded`, target);
+    const kind = this.refusedKind(address);
+    if (kind) throw new AddressNotAllowed(`${subject} ${DESCRIPTIONS[kind]} address, which cannot be loaded`, target);
   }
 
-  private async lookup(hostname: string): Promise<string[]> {
+  /** The class of a refused address, or undefined when it may be connected to. */
+  private refusedKind(address: string): Exclude<AddressClass, 'public'> | undefined {
+    const kind = classifyAddress(address);
+    if (kind === 'public' || (kind !== 'metadata' && this.allowPrivateNetworks)) return undefined;
+    return kind;
+  }
+
+  private async lookup(hostname: string, target: string): Promise<string[]> {
+    const name = trimDots(hostname);
     let addresses: string[];
     try {
-      addresses = await this.resolver(trimDots(hostname));
+      addresses = await this.resolver(name);
     } catch (error) {
-      throw new HostUnresolvable(`${trimDots(hostname)} could not be resolved`, hostname, { cause: error });
+      const detail = `could not be resolved (${(error as NodeJS.ErrnoException).code ?? String(error)})`;
+      throw new HostUnresolvable(name, target, detail, { cause: error });
     }
-    if (addresses.length === 0) throw new HostUnresolvable(`${trimDots(hostname)} has no addresses`, hostname);
+    if (addresses.length === 0) throw new HostUnresolvable(name, target, 'has no addresses');
     return addresses;
   }
 }
+
 
 export function effectivePort(url: URL): number {
   if (url.port) return Number(url.port);

@@ -4,7 +4,7 @@ import type { AddressInfo, Socket } from 'node:net';
 import type { Duplex } from 'node:stream';
 import type { Logger } from 'pino';
 import { type AddressPolicy, effectivePort } from './address-policy.js';
-import { AddressNotAllowed } from './errors.js';
+import { AddressNotAllowed, HostUnresolvable, NameNotLoadable } from './errors.js';
 import { connectPinned, pinnedLookup } from './pinned-connect.js';
 
 /** What the proxy did instead of forwarding, as told in EGRESS_HEADER on its own answers. */
@@ -249,9 +249,15 @@ export class EgressProxy {
 
   /** Logs why a connection was not made and says which outcome the answer should carry. */
   private report(error: unknown, target: string, via: 'connect' | 'forward'): EgressOutcome {
+    if (error instanceof HostUnresolvable) {
+      // Dead tracker and ad hosts are everyday page furniture: not worth a warning each.
+      this.options.logger.debug({ target, via, reason: error.detail }, 'egress target unreachable: the name does not resolve');
+      return 'unreachable';
+    }
     if (error instanceof AddressNotAllowed) {
-      this.options.logger.warn({ target, via, reason: error.message }, 'egress refused');
-      return 'refused';
+      this.options.logger.warn({ target, via, reason: error.detail ?? error.message }, 'egress refused');
+      // A name resolving to a refused address must look like a dead name to the page and the loader.
+      return error instanceof NameNotLoadable ? 'unreachable' : 'refused';
     }
     this.options.logger.debug({ target, via, reason: describe(error) }, 'egress target unreachable');
     return 'unreachable';

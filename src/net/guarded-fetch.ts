@@ -51,7 +51,7 @@ function dialFirst(
 ): void {
   const [address, ...rest] = addresses;
   if (address === undefined) {
-    callback(new HostUnresolvable(`${target.hostname} has no addresses`, target.hostname), null);
+    callback(new HostUnresolvable(target.hostname, target.hostname, 'has no addresses'), null);
     return;
   }
   // `host` keeps the name, so undici still uses it for SNI and certificate checks.
@@ -66,7 +66,7 @@ function dialFirst(
 function policyErrorIn(error: unknown): Error | undefined {
   let current: unknown = error;
   for (let depth = 0; depth < 5 && current instanceof Error; depth += 1) {
-    if (current instanceof AddressNotAllowed || current instanceof HostUnresolvable) return current;
+    if (current instanceof AddressNotAllowed) return current; // HostUnresolvable included
     current = current.cause;
   }
   return undefined;

@@ -1,6 +1,6 @@
 import { createRoute, z } from '@hono/zod-openapi';
 import type { Context } from 'hono';
-import type { LoadedPage } from '../browser/types.js';
+import type { LoadedPage, PageWarning } from '../browser/types.js';
 import type { FileType } from '../files/file.service.js';
 import type { AppEnv } from '../http/context.js';
 import { ok } from '../http/envelope.js';
@@ -9,8 +9,9 @@ import { authedErrors, bearerSecurity, createRouter, envelope, json, jsonBody } 
 import type { RouteDeps } from '../http/route-deps.js';
 import { pageFields, toContextOptions, viewportSchema, warningsField, withWarnings } from './page-options.js';
 import { pdfOptionsSchema, renderPdf } from './pdf.js';
-import { captureScreenshot, screenshotOptionsSchema } from './screenshot.js';
+import { captureScreenshot, requestedAreaProblem, type ScreenshotLimits, screenshotOptionsSchema } from './screenshot.js';
 import { webErrors } from './web-errors.js';
+import { validationError } from '../http/validation.js';
 
 const ScreenshotBody = z.object({
   ...pageFields,
@@ -105,7 +106,7 @@ export function captureRoutes({ ctx, requireAuth }: RouteDeps) {
     body: z.infer<typeof ScreenshotBody> | z.infer<typeof PdfBody>,
     variant: unknown,
     viewport: z.infer<typeof viewportSchema> | undefined,
-    produce: (loaded: LoadedPage) => Promise<{ bytes: Uint8Array; contentType: string; extension: string; extra: Record<string, unknown> }>,
+    produce: (loaded: LoadedPage) => Promise<{ bytes: Uint8Array; contentType: string; extension: string; extra: Record<string, unknown>; warnings?: PageWarning[] }>,
   ) {
     const principal = c.get('principal')!;
     const result = await ctx.web.run<Capture>({
@@ -128,7 +129,7 @@ export function captureRoutes({ ctx, requireAuth }: RouteDeps) {
           contentType: made.contentType,
           ...made.extra,
         };
-        const metadata = withWarnings(facts, loaded.warnings);
+        const metadata = withWarnings(facts, [...loaded.warnings, ...(made.warnings ?? [])]);
         const file = await ctx.files.store({
           userId: principal.userId,
           plan: principal.user.plan,
@@ -163,26 +164,38 @@ export function captureRoutes({ ctx, requireAuth }: RouteDeps) {
   router.openapi(screenshotRoute, async (c) => {
     const body = c.req.valid('json');
     const { screenshotOptions: options, viewport } = body;
+    const limits = ctx.config.web.screenshot;
+    const scale = viewport.deviceScaleFactor;
+    const problem = requestedAreaProblem(toContextOptions(body, viewport).viewport ?? viewport, scale, options, limits);
+    if (problem) throw validationError([{ code: 'too_big', path: problem.path, message: problem.message }]);
     return capture(c, 'screenshot', body, { options, viewport }, viewport, async ({ page }) => {
-      const shot = await captureScreenshot(page, options, ctx.config.web.screenshotMaxHeight);
+      const shot = await captureScreenshot(page, options, scale, limits);
       return {
         bytes: shot.bytes,
         contentType: shot.contentType,
         extension: options.type === 'jpeg' ? 'jpg' : options.type,
         extra: { width: shot.width, height: shot.height, truncated: shot.truncated },
+        warnings: shot.truncated ? [truncatedScreenshot(limits)] : [],
       };
     });
   });
 
   router.openapi(pdfRoute, async (c) => {
     const body = c.req.valid('json');
-    return capture(c, 'pdf', body, { options: body.pdfOptions }, undefined, async ({ page }) => ({
-      bytes: await renderPdf(page, body.pdfOptions),
-      contentType: 'application/pdf',
-      extension: 'pdf',
-      extra: {},
-    }));
+    const maxPages = ctx.config.web.pdfMaxPages;
+    return capture(c, 'pdf', body, { options: body.pdfOptions }, undefined, async ({ page }) => {
+      const pdf = await renderPdf(page, body.pdfOptions, maxPages);
+      const warnings = pdf.truncated ? [{ code: 'ANSWER_TRUNCATED' as const, message: `The document was longer than this service's bound of ${maxPages} pages (PDF_MAX_PAGES); the PDF has its first ${maxPages}` }] : [];
+      return { bytes: pdf.bytes, contentType: 'application/pdf', extension: 'pdf', extra: { pages: pdf.pages }, warnings };
+    });
   });
 
   return router;
+}
+
+function truncatedScreenshot(limits: ScreenshotLimits): PageWarning {
+  return {
+    code: 'ANSWER_TRUNCATED',
+    message: `The area was larger than this service's screenshot bounds (${limits.maxWidth} wide, ${limits.maxHeight} high, ${limits.maxPixels} pixels in all, in device pixels); the image shows its top left part`,
+  };
 }

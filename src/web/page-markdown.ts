@@ -3,6 +3,7 @@ import { PLACEHOLDER_MAX_WORDS, PLACEHOLDER_TEXT } from '../browser/page-settle.
 import type { LoadedPage, PageWarning } from '../browser/types.js';
 import { type ExtractOptions, type ExtractResult, extractMarkdown } from '../extract/extract.js';
 import { markdownText } from '../extract/in-page/text.js';
+import { truncatedAnswer } from './page-html.js';
 
 /** Main content below this many words is looked at again before it is answered. */
 const FEW_WORDS = 5;
@@ -50,6 +51,7 @@ export async function markdownOfPage(loaded: LoadedPage, options: ExtractOptions
       message: `${fallbackReason(reason)}: the whole page was converted without main-content detection${truncated ? ', and cut short' : ''}`,
     });
   }
+  if (result.truncated && options.maxChars !== undefined) warnings.push(truncatedAnswer('The markdown', options.maxChars));
   if (isEmpty(result)) warnings.push({ code: 'NO_CONTENT', message: 'The page shows no text content (or only a loading placeholder)' });
   return { ...result, warnings };
 }

@@ -19,6 +19,12 @@ const FORBIDDEN_HEADERS = new Set([
 ]);
 const HEADER_NAME = /^[!#$%&'*+.^_`|~0-9A-Za-z-]{1,100}$/;
 const HEADER_VALUE = /^[\t\x20-\x7e\x80-\xff]{0,4096}$/;
+/** Text that ends up in a request line or header: control characters (CR, LF, NUL, DEL...) split or break it. */
+const NO_CONTROL_CHARACTERS = /^[^\x00-\x08\x0a-\x1f\x7f]*$/;
+
+/** A string bound for a header or cookie: refused with 422 when it holds control characters. */
+const headerText = (min: number, max: number) =>
+  z.string().min(min).max(max).regex(NO_CONTROL_CHARACTERS, 'Control characters (CR, LF, NUL, DEL...) are not allowed');
 
 const headersSchema = z
   .record(z.string(), z.string())
@@ -34,10 +40,10 @@ const headersSchema = z
   .openapi({ description: 'Extra request headers sent with every request of the page' });
 
 const cookieSchema = z.strictObject({
-  name: z.string().min(1).max(256),
-  value: z.string().max(4096),
-  domain: z.string().min(1).max(253).optional(),
-  path: z.string().min(1).max(1024).optional(),
+  name: headerText(1, 256),
+  value: headerText(0, 4096),
+  domain: headerText(1, 253).optional(),
+  path: headerText(1, 1024).optional(),
 });
 
 /** The target URL: syntax here (422); scheme and address in the egress policy (400). */
@@ -66,7 +72,7 @@ export const pageFields = {
     .openapi({ description: 'Time for the page to load and settle, ms (default 30000, capped by NAVIGATION_TIMEOUT_MAX_MS)' }),
   headers: headersSchema.optional(),
   cookies: z.array(cookieSchema).max(50).optional(),
-  userAgent: z.string().min(1).max(512).optional(),
+  userAgent: headerText(1, 512).optional(),
   maxAge: maxAgeField,
 };
 
@@ -76,7 +82,7 @@ export const warningsField = z
   .optional()
   .openapi({
     description:
-      'What the answer could not do as usual: PAGE_INCOMPLETE, PAGE_NOT_SETTLED, LOADING_PLACEHOLDER, RENDERED_WITHOUT_SCRIPTS, SIMPLIFIED_EXTRACTION, NO_CONTENT. Absent when there is nothing to say',
+      'What the answer could not do as usual: PAGE_INCOMPLETE, PAGE_NOT_SETTLED, LOADING_PLACEHOLDER, RENDERED_WITHOUT_SCRIPTS, SIMPLIFIED_EXTRACTION, NO_CONTENT, ANSWER_TRUNCATED. Absent when there is nothing to say',
   });
 
 /** `metadata` with the warnings added when there are any. */

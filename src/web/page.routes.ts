@@ -1,15 +1,15 @@
 import { createRoute, z } from '@hono/zod-openapi';
 import { InvalidSelector } from '../extract/extract.js';
 import { ok } from '../http/envelope.js';
-import { AppError } from '../http/errors.js';
 import { authedErrors, bearerSecurity, createRouter, envelope, json, jsonBody } from '../http/openapi.js';
 import type { RouteDeps } from '../http/route-deps.js';
 import { collectLinks } from './links.js';
 import { readPageFacts } from './page-facts.js';
+import { readHtml, truncatedAnswer } from './page-html.js';
 import { markdownOfPage } from './page-markdown.js';
 import { pageFields, toContextOptions, warningsField, withWarnings } from './page-options.js';
 import { webErrors } from './web-errors.js';
-import { VALIDATION_ERROR_NAME } from '../http/validation.js';
+import { validationError } from '../http/validation.js';
 
 const selectorList = z.array(z.string().min(1).max(1000)).max(50);
 
@@ -95,9 +95,10 @@ export function pageRoutes({ ctx, requireAuth }: RouteDeps) {
       ...common(c, body),
       operation: 'content',
       work: async ({ page, finalUrl, statusCode, contentType, warnings }) => {
-        const [content, facts] = await Promise.all([page.content(), readPageFacts(page)]);
+        const maxChars = ctx.config.web.answerMaxChars;
+        const [{ html, truncated }, facts] = await Promise.all([readHtml(page, maxChars), readPageFacts(page)]);
         const metadata = { url: body.url, finalUrl, statusCode, timestamp: new Date().toISOString(), title: facts.title, description: facts.description, contentType };
-        return { content, metadata: withWarnings(metadata, warnings) };
+        return { content: html, metadata: withWarnings(metadata, truncated ? [...warnings, truncatedAnswer('The HTML', maxChars)] : warnings) };
       },
     });
     c.header('X-Cache', result.cache);
@@ -113,7 +114,8 @@ export function pageRoutes({ ctx, requireAuth }: RouteDeps) {
       variant: { onlyMainContent, includeTags, excludeTags },
       work: async (loaded) => {
         const { finalUrl, statusCode } = loaded;
-        const extracted = await markdownOfPage(loaded, { url: finalUrl, onlyMainContent, includeTags, excludeTags }, c.get('log')).catch((error: unknown) => {
+        const options = { url: finalUrl, onlyMainContent, includeTags, excludeTags, maxChars: ctx.config.web.answerMaxChars };
+        const extracted = await markdownOfPage(loaded, options, c.get('log')).catch((error: unknown) => {
           throw error instanceof InvalidSelector ? invalidSelector(error, includeTags ?? [], excludeTags ?? []) : error;
         });
         const { markdown, title, description, language, wordCount, warnings } = extracted;
@@ -133,9 +135,10 @@ export function pageRoutes({ ctx, requireAuth }: RouteDeps) {
       ...common(c, body),
       operation: 'links',
       work: async ({ page, finalUrl, statusCode, warnings }) => {
-        const [links, facts] = await Promise.all([collectLinks(page), readPageFacts(page)]);
+        const maxChars = ctx.config.web.answerMaxChars;
+        const [{ links, truncated }, facts] = await Promise.all([collectLinks(page, maxChars), readPageFacts(page)]);
         const metadata = { url: body.url, finalUrl, statusCode, timestamp: new Date().toISOString(), title: facts.title, description: facts.description, count: links.length };
-        return { links, metadata: withWarnings(metadata, warnings) };
+        return { links, metadata: withWarnings(metadata, truncated ? [...warnings, truncatedAnswer('The list of links', maxChars)] : warnings) };
       },
     });
     c.header('X-Cache', result.cache);
@@ -149,7 +152,5 @@ export function pageRoutes({ ctx, requireAuth }: RouteDeps) {
 function invalidSelector(error: InvalidSelector, includeTags: string[], excludeTags: string[]) {
   const inInclude = includeTags.indexOf(error.selector);
   const path = inInclude >= 0 ? ['includeTags', inInclude] : ['excludeTags', excludeTags.indexOf(error.selector)];
-  return new AppError('VALIDATION_ERROR', `Invalid request: ${error.message}`, {
-    details: { name: VALIDATION_ERROR_NAME, issues: [{ code: 'custom', path, message: error.message }] },
-  });
+  return validationError([{ code: 'custom', path, message: error.message }], error);
 }

@@ -1,5 +1,6 @@
 import { z } from '@hono/zod-openapi';
 import type { Page } from 'playwright-core';
+import { evaluateFunction } from '../extract/page-script.js';
 
 const length = z
   .union([z.number().min(0).max(500), z.string().regex(/^\d+(\.\d+)?(px|in|cm|mm)$/)])
@@ -17,12 +18,55 @@ export const pdfOptionsSchema = z
 
 export type PdfOptions = z.infer<typeof pdfOptionsSchema>;
 
-export async function renderPdf(page: Page, options: PdfOptions): Promise<Buffer> {
-  return page.pdf({
+/** Paper heights in inches (Playwright's formats), for the estimate of how many pages a document makes. */
+const PAPER_INCHES: Record<PdfOptions['format'], [number, number]> = {
+  Letter: [8.5, 11],
+  Legal: [8.5, 14],
+  Tabloid: [11, 17],
+  Ledger: [17, 11],
+  A0: [33.1, 46.8],
+  A1: [23.4, 33.1],
+  A2: [16.54, 23.4],
+  A3: [11.7, 16.54],
+  A4: [8.27, 11.7],
+  A5: [5.83, 8.27],
+  A6: [4.13, 5.83],
+};
+
+export interface Pdf {
+  bytes: Buffer;
+  pages: number;
+  /** Cut after `maxPages` pages. */
+  truncated: boolean;
+}
+
+/**
+ * Prints the page, never more than `maxPages` pages (Chromium quietly prints fewer when the
+ * document is shorter), so an endless page cannot make a PDF of any size.
+ */
+export async function renderPdf(page: Page, options: PdfOptions, maxPages: number): Promise<Pdf> {
+  const bytes = await page.pdf({
     format: options.format,
     landscape: options.landscape,
     printBackground: options.printBackground,
     scale: options.scale,
     margin: options.margin,
+    pageRanges: `1-${maxPages}`,
   });
+  const pages = countPages(bytes);
+  // Exactly maxPages printed: cut, unless the document was that long. Its height says which.
+  const truncated = pages >= maxPages && (await estimatedPages(page, options)) > maxPages;
+  return { bytes, pages, truncated };
+}
+
+/** Page objects in a PDF as Chromium (Skia) writes them: one uncompressed `/Type /Page` each. */
+function countPages(bytes: Buffer): number {
+  return bytes.toString('latin1').match(/\/Type\s*\/Page(?![a-zA-Z])/g)?.length ?? 0;
+}
+
+async function estimatedPages(page: Page, options: PdfOptions): Promise<number> {
+  const height = await evaluateFunction(page, () => Math.max(document.documentElement.scrollHeight, document.body?.scrollHeight ?? 0), null);
+  const [width, tall] = PAPER_INCHES[options.format];
+  const paperPx = (options.landscape ? width : tall) * 96;
+  return Math.ceil((height * options.scale) / paperPx);
 }

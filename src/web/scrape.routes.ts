@@ -4,6 +4,7 @@ import { authedErrors, bearerSecurity, createRouter, envelope, json, jsonBody } 
 import type { RouteDeps } from '../http/route-deps.js';
 import { pageFields, toContextOptions, warningsField, withWarnings } from './page-options.js';
 import { scrapeElements } from './scrape.js';
+import { truncatedAnswer } from './page-html.js';
 import { webErrors } from './web-errors.js';
 
 const ScrapedElement = z.object({
@@ -65,9 +66,10 @@ export function scrapeRoutes({ ctx, requireAuth }: RouteDeps) {
       variant: { elements: body.elements },
       context: toContextOptions(body),
       work: async ({ page, finalUrl, statusCode, warnings }) => {
-        const { elements, elementsFound } = await scrapeElements(page, body.elements, ctx.config.web.scrapeMaxResults);
+        const maxChars = ctx.config.web.answerMaxChars;
+        const { elements, elementsFound, truncated } = await scrapeElements(page, body.elements, ctx.config.web.scrapeMaxResults, maxChars);
         const metadata = { url: body.url, finalUrl, statusCode, timestamp: new Date().toISOString(), elementsFound };
-        return { elements, metadata: withWarnings(metadata, warnings) };
+        return { elements, metadata: withWarnings(metadata, truncated ? [...warnings, truncatedAnswer('The text of the results', maxChars)] : warnings) };
       },
     });
     c.header('X-Cache', result.cache);

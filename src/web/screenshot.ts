@@ -29,28 +29,66 @@ export type ScreenshotOptions = z.infer<typeof screenshotOptionsSchema>;
 export interface Screenshot {
   bytes: Buffer;
   contentType: string;
+  /** The image's size in device pixels. */
   width: number;
   height: number;
-  /** True when a full-page capture was cut at the configured maximum height. */
+  /** True when the area (a full page, an element) was cut to fit the device-pixel bounds. */
   truncated: boolean;
+}
+
+/** Bounds on an image in device pixels: CSS pixels times the device scale factor. */
+export interface ScreenshotLimits {
+  maxWidth: number;
+  maxHeight: number;
+  maxPixels: number;
 }
 
 const CONTENT_TYPES = { png: 'image/png', jpeg: 'image/jpeg', webp: 'image/webp' } as const;
 
+type Area = { x: number; y: number; width: number; height: number };
+
 /**
- * Captures the page. Full-page captures are clipped at `maxHeight` pixels so an endless page
- * cannot exhaust memory. webp is encoded by Chromium itself through the DevTools protocol,
- * since Playwright's own screenshot call offers png and jpeg only.
+ * What the request alone asks for beyond the bounds (the viewport, a clip): known before any
+ * page is loaded, so it is a 422 rather than a cut. Answers the offending field and why.
  */
-export async function captureScreenshot(page: Page, options: ScreenshotOptions, maxHeight: number): Promise<Screenshot> {
+export function requestedAreaProblem(
+  viewport: { width: number; height: number },
+  scale: number,
+  options: ScreenshotOptions,
+  limits: ScreenshotLimits,
+): { path: string[]; message: string } | undefined {
+  const checks: Array<[string[], { width: number; height: number }]> = [[['viewport'], viewport]];
+  if (options.clip && !options.fullPage && !options.selector) checks.push([['screenshotOptions', 'clip'], options.clip]);
+  for (const [path, area] of checks) {
+    const width = Math.ceil(area.width * scale);
+    const height = Math.ceil(area.height * scale);
+    if (width > limits.maxWidth || height > limits.maxHeight || width * height > limits.maxPixels) {
+      return {
+        path,
+        message: `${width}x${height} device pixels (at deviceScaleFactor ${scale}) is over this service's screenshot bounds: ${limits.maxWidth} wide, ${limits.maxHeight} high, ${limits.maxPixels} pixels in all`,
+      };
+    }
+  }
+  return undefined;
+}
+
+/**
+ * Captures the page. A full page or an element is cut to the device-pixel bounds so no page can
+ * make an image (and Chromium's bitmap behind it) of any size; webp is encoded by Chromium
+ * itself through the DevTools protocol, since Playwright's own screenshot call offers png and
+ * jpeg only.
+ */
+export async function captureScreenshot(page: Page, options: ScreenshotOptions, scale: number, limits: ScreenshotLimits): Promise<Screenshot> {
   const viewport = page.viewportSize() ?? { width: 1280, height: 800 };
-  const { clip, truncated } = await captureArea(page, options, viewport, maxHeight);
-  const width = Math.round(clip?.width ?? viewport.width);
-  const height = Math.round(clip?.height ?? viewport.height);
+  const wanted = await captureArea(page, options);
+  const fitted = wanted && fitArea(wanted, scale, limits);
+  const clip = fitted?.area;
+  const width = Math.round((clip?.width ?? viewport.width) * scale);
+  const height = Math.round((clip?.height ?? viewport.height) * scale);
   // With fullPage, Playwright reads `clip` in document coordinates rather than the viewport's.
   const bytes =
     options.type === 'webp'
-      ? await webpScreenshot(page, clip ?? { x: 0, y: 0, width, height }, options.quality)
+      ? await webpScreenshot(page, clip ?? { x: 0, y: 0, width: viewport.width, height: viewport.height }, options.quality)
       : await page.screenshot({
           type: options.type,
           quality: options.type === 'jpeg' ? options.quality : undefined,
@@ -58,18 +96,19 @@ export async function captureScreenshot(page: Page, options: ScreenshotOptions, 
           fullPage: clip !== undefined,
           omitBackground: options.omitBackground,
         });
-  return { bytes, contentType: CONTENT_TYPES[options.type], width, height, truncated };
+  return { bytes, contentType: CONTENT_TYPES[options.type], width, height, truncated: fitted?.truncated ?? false };
 }
 
-type Area = { x: number; y: number; width: number; height: number };
+/** The largest part of `area` from its top left corner that fits the bounds at `scale`. */
+export function fitArea(area: Area, scale: number, limits: ScreenshotLimits): { area: Area; truncated: boolean } {
+  const width = Math.max(1, Math.min(area.width, Math.floor(limits.maxWidth / scale)));
+  const byPixels = Math.floor(limits.maxPixels / (Math.ceil(width * scale) * scale));
+  const height = Math.max(1, Math.min(area.height, Math.floor(limits.maxHeight / scale), byPixels));
+  return { area: { x: area.x, y: area.y, width, height }, truncated: width < area.width || height < area.height };
+}
 
 /** The document-coordinate area to capture; undefined for the plain viewport. */
-async function captureArea(
-  page: Page,
-  options: ScreenshotOptions,
-  viewport: { width: number; height: number },
-  maxHeight: number,
-): Promise<{ clip: Area | undefined; truncated: boolean }> {
+async function captureArea(page: Page, options: ScreenshotOptions): Promise<Area | undefined> {
   if (options.selector) {
     const selector = options.selector;
     const box = await page
@@ -85,17 +124,17 @@ async function captureArea(
     if (!box || box.width < 1 || box.height < 1) {
       throw new InvalidPageOption('no visible element matches the selector', 'screenshotOptions.selector');
     }
-    return { clip: { ...box, height: Math.min(box.height, maxHeight) }, truncated: box.height > maxHeight };
+    return box;
   }
   if (options.fullPage) {
+    const viewport = page.viewportSize() ?? { width: 1280, height: 800 };
     const size = await page.evaluate(() => ({
       width: Math.max(document.documentElement.scrollWidth, document.body?.scrollWidth ?? 0),
       height: Math.max(document.documentElement.scrollHeight, document.body?.scrollHeight ?? 0),
     }));
-    const width = Math.min(Math.max(size.width, viewport.width), 10_000);
-    return { clip: { x: 0, y: 0, width, height: Math.min(size.height, maxHeight) }, truncated: size.height > maxHeight };
+    return { x: 0, y: 0, width: Math.max(size.width, viewport.width), height: Math.max(size.height, 1) };
   }
-  return { clip: options.clip, truncated: false };
+  return options.clip;
 }
 
 async function webpScreenshot(page: Page, clip: Area, quality: number | undefined): Promise<Buffer> {

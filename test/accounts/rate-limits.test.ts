@@ -3,7 +3,7 @@ import { MemoryRateLimiter } from '../../src/limits/memory-rate-limiter.js';
 import { apiClient } from '../helpers/client.js';
 import { startTestServer, type TestServer } from '../helpers/test-server.js';
 
-describe('rate limits per key and per user', () => {
+describe('rate limits per account', () => {
   let server: TestServer;
   let api: ReturnType<typeof apiClient>;
 
@@ -17,7 +17,8 @@ describe('rate limits per key and per user', () => {
     const { token } = await api.signUp();
     const { key } = await api.createKey(token);
     const hourEnd = Math.ceil((Math.floor(Date.now() / 3_600_000) + 1) * 3600);
-    for (const remaining of [2, 1, 0]) {
+    // Creating the key was the account's first request of the three.
+    for (const remaining of [1, 0]) {
       const res = await api.get('/v1/user/credits', key);
       expect(res.status).toBe(200);
       expect(res.headers.get('x-ratelimit-limit')).toBe('3');
@@ -33,21 +34,22 @@ describe('rate limits per key and per user', () => {
     expect(over.headers.get('x-ratelimit-remaining')).toBe('0');
   });
 
-  it('counts each API key separately, and session tokens per user', async () => {
-    const { token } = await api.signUp();
+  it('counts every key and session of an account together: more keys do not buy more requests', async () => {
+    const { token, email } = await api.signUp();
     const first = await api.createKey(token, 'one');
     const second = await api.createKey(token, 'two');
-    for (let i = 0; i < 3; i += 1) expect((await api.get('/v1/user/credits', first.key)).status).toBe(200);
-    expect((await api.get('/v1/user/credits', first.key)).status).toBe(429);
-    expect((await api.get('/v1/user/credits', second.key)).status).toBe(200);
-
-    // Two sessions of one user share one budget (the two key creations above used one each).
-    const signIn = await api.post('/v1/auth/sign-in/email', {
-      email: (await api.get('/v1/user/me', token)).body.data.user.email,
-      password: 'correct horse battery',
-    });
-    expect((await api.get('/v1/user/credits', token)).status).toBe(200);
+    // The two key creations used two of the three requests.
+    expect((await api.get('/v1/user/credits', first.key)).status).toBe(200);
+    for (const credential of [first.key, second.key, token]) {
+      const res = await api.get('/v1/user/credits', credential);
+      expect(res.status, res.text).toBe(429);
+      expect(res.headers.get('x-ratelimit-remaining')).toBe('0');
+    }
+    const signIn = await api.post('/v1/auth/sign-in/email', { email, password: 'correct horse battery' });
     expect((await api.get('/v1/user/credits', signIn.body.token)).status).toBe(429);
+    // Another account has its own budget.
+    const other = await api.signUpWithKey();
+    expect((await api.get('/v1/user/credits', other.key)).status).toBe(200);
   });
 
   it('counts a request once even where several routers guard the same path', async () => {

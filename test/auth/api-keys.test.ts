@@ -124,6 +124,18 @@ for (const dialect of await testDialects()) {
       expect((await api.get('/v1/user/credits', key)).status).toBe(401);
     });
 
+    it("holds at most the plan's number of keys (20 on the free plan), so keys cannot multiply an account", async () => {
+      const { token } = await api.signUp();
+      const created = [];
+      for (let i = 0; i < 20; i += 1) created.push(await api.createKey(token, `key ${i}`));
+      const over = await api.post('/v1/api-keys', { name: 'one too many' }, token);
+      expect(over.status, over.text).toBe(403);
+      expect(over.body.error.code).toBe('API_KEY_LIMIT_REACHED');
+      const revoked = await api.request('DELETE', `/v1/api-keys/${created[0]!.id}`, { token });
+      expect(revoked.status, revoked.text).toBe(200);
+      expect((await api.post('/v1/api-keys', { name: 'after revoking one' }, token)).status).toBe(201);
+    });
+
     it('validates the key id path parameter and the create body', async () => {
       const { token } = await api.signUp();
       const blank = await api.post('/v1/api-keys', { name: '   ' }, token);

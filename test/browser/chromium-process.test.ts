@@ -1,4 +1,6 @@
+import { execFileSync } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
+import { readFileSync } from 'node:fs';
 import { type Browser, chromium } from 'playwright-core';
 import { afterAll, describe, expect, it } from 'vitest';
 import { BASELINE_CHROMIUM_ARGS } from '../../scripts/baseline-chromium.js';
@@ -7,9 +9,14 @@ import {
   killChromiumLeftovers,
   launchChromium,
   listProcesses,
+  type ProcessEntry,
   PLAYWRIGHT_DISABLED_FEATURES,
 } from '../../src/browser/chromium-process.js';
 import { loadConfig } from '../../src/config.js';
+import { apiClient } from '../helpers/client.js';
+import type { RecordingServer } from '../helpers/recording-server.js';
+import { startTestServer, type TestServer } from '../helpers/test-server.js';
+import { startFixtureSite } from '../web/fixtures.js';
 
 /** The command line of the live process carrying `tag`, or of process `pid`. */
 async function commandLine(match: { tag: string } | { pid: number }): Promise<string[]> {
@@ -70,3 +77,55 @@ describe('Chromium launch flags', () => {
     expect(await browserUiTargets(process.browser)).toEqual([]);
   });
 });
+
+describe("the service's Chromium, as configured by default", () => {
+  let site: RecordingServer;
+  let server: TestServer;
+  const secretName = `PLUCK_TEST_SECRET_${randomUUID().slice(0, 8)}`;
+
+  afterAll(async () => {
+    await server?.close();
+    await site?.close();
+    delete process.env[secretName];
+  });
+
+  it('runs sandboxed (as an unprivileged user when the service is root), with none of the service’s environment', async () => {
+    process.env[secretName] = 'must-not-reach-chromium';
+    site = await startFixtureSite();
+    server = await startTestServer('sqlite', { ALLOW_PRIVATE_HOSTS: site.hostPort });
+    const api = apiClient(server.baseUrl);
+    const { key } = await api.signUpWithKey();
+    // A page held open long enough to look at its processes.
+    const loading = api.post('/v1/web/content', { url: `${site.origin}/article`, waitTime: 3000, maxAge: 0 }, key);
+    let processes: ProcessEntry[] = [];
+    let renderers: ProcessEntry[] = [];
+    for (let attempt = 0; attempt < 100 && renderers.length === 0; attempt++) {
+      await new Promise((resolve) => setTimeout(resolve, 50));
+      const { userDataDir } = server.ctx.browser.stats();
+      processes = (await listProcesses()).filter((entry) => userDataDir !== undefined && entry.args.includes(`--user-data-dir=${userDataDir}`));
+      renderers = processes.filter((entry) => entry.args.includes('--type=renderer'));
+    }
+    const { browserPid } = server.ctx.browser.stats();
+    expect(renderers.length).toBeGreaterThan(0);
+    expect(processes.flatMap((entry) => entry.args)).not.toContain('--no-sandbox');
+    for (const renderer of renderers) {
+      // Chromium's sandbox puts every renderer under a seccomp-bpf filter (mode 2).
+      expect(statusField(renderer.pid, 'Seccomp'), `renderer ${renderer.pid}`).toBe('2');
+    }
+    if (process.getuid?.() === 0) {
+      const chromiumUid = String(execFileSync('id', ['-u', 'pluck-chromium'])).trim();
+      for (const entry of processes) expect(statusField(entry.pid, 'Uid')?.split('\t')[0], `process ${entry.pid}`).toBe(chromiumUid);
+    }
+    const environment = readFileSync(`/proc/${browserPid}/environ`, 'utf8');
+    expect(environment).not.toContain(secretName);
+    expect((await loading).status).toBe(200);
+  });
+});
+
+/** A field of /proc/PID/status, e.g. `Seccomp` or `Uid`. */
+function statusField(pid: number, name: string): string | undefined {
+  const line = readFileSync(`/proc/${pid}/status`, 'utf8')
+    .split('\n')
+    .find((candidate) => candidate.startsWith(`${name}:`));
+  return line?.slice(name.length + 1).trim();
+}

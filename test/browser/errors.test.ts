@@ -20,7 +20,7 @@ async function answerFor(error: Error) {
 describe('engine errors as API errors', () => {
   it.each([
     [new AddressNotAllowed('127.0.0.1 is a loopback address, which cannot be loaded', 'http://127.0.0.1/'), 400, 'URL_NOT_ALLOWED'],
-    [new HostUnresolvable('nowhere.test could not be resolved', 'nowhere.test'), 502, 'TARGET_UNREACHABLE'],
+    [new HostUnresolvable('nowhere.test', 'http://nowhere.test/', 'could not be resolved (ENOTFOUND)'), 400, 'URL_NOT_ALLOWED'],
     [new TargetUnreachable('http://example.com/ could not be loaded (net::ERR_CONNECTION_REFUSED)'), 502, 'TARGET_UNREACHABLE'],
     [new NavigationTimeout('http://example.com/ did not finish loading within 500 ms'), 504, 'TARGET_TIMEOUT'],
     [new BrowserCrashed('Chromium stopped while handling the request; retrying is safe'), 503, 'SERVICE_UNAVAILABLE'],

@@ -11,6 +11,7 @@ import { startTestServer, type TestServer } from '../helpers/test-server.js';
 import { startSearxngStandIn } from '../search/search-stand-ins.js';
 
 const TTL_SECONDS = 3600;
+const CACHE_LIMITS = { maxEntryBytes: 1_000_000, maxUserBytes: 4_000_000, maxBytes: 16_000_000 };
 
 /** Every load of `/visits/...` says how many times that path has been served: a cache hit shows an old count. */
 function startCountingSite(): Promise<RecordingServer> {
@@ -43,7 +44,7 @@ for (const backend of await testBackends()) {
       youtube = await startYouTubeStandIn(() => 'http://127.0.0.1:9');
       if (backend === 'redis') redis = await testRedisConnection(prefix);
       // The production cache class with a clock the test moves, so expiry needs no sleeping.
-      const cache = redis ? new RedisResultCache(redis, () => clock.now) : new MemoryResultCache(10_000, () => clock.now);
+      const cache = redis ? new RedisResultCache(redis, CACHE_LIMITS, () => clock.now) : new MemoryResultCache(CACHE_LIMITS, () => clock.now);
       server = await startTestServer(
         'sqlite',
         {

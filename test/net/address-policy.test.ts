@@ -126,8 +126,10 @@ describe('address policy: resolved addresses', () => {
     const policy = new AddressPolicy({
       resolver: tableResolver({ 'rebind.test': ['127.0.0.1'], 'mixed.test': ['93.184.215.14', '10.0.0.7'] }),
     });
-    expect((await refusal(policy, 'http://rebind.test/')).message).toBe('rebind.test resolves to a loopback address, which cannot be loaded');
-    expect((await refusal(policy, 'https://mixed.test/')).message).toMatch(/private network/);
+    expect((await refusal(policy, 'http://rebind.test/')).message).toBe('rebind.test does not resolve to an address that may be loaded');
+    const mixed = await refusal(policy, 'https://mixed.test/');
+    expect(mixed.message).toBe('mixed.test does not resolve to an address that may be loaded');
+    expect(mixed.detail).toBe('resolves to 10.0.0.7, a private network address');
   });
 
   it('passes a public name and hands back every checked address and the canonical URL', async () => {
@@ -148,9 +150,13 @@ describe('address policy: resolved addresses', () => {
     expect((await policy.check('http://[::ffff:8.8.8.8]/')).url).toBe('http://[::ffff:808:808]/');
   });
 
-  it('reports a name that does not resolve as HostUnresolvable', async () => {
-    const policy = new AddressPolicy({ resolver: tableResolver({}) });
-    await expect(policy.check('https://nowhere.test/')).rejects.toBeInstanceOf(HostUnresolvable);
+  it('refuses a name that does not resolve exactly as one that resolves to a refused address, so callers cannot map internal names', async () => {
+    const policy = new AddressPolicy({ resolver: tableResolver({ 'intranet.test': ['10.1.2.3'] }) });
+    const unknown = await refusal(policy, 'https://nowhere.test/');
+    const internal = await refusal(policy, 'https://intranet.test/');
+    expect(unknown).toBeInstanceOf(HostUnresolvable);
+    expect(unknown.message.replace('nowhere.test', 'NAME')).toBe(internal.message.replace('intranet.test', 'NAME'));
+    expect(unknown.detail).toMatch(/could not be resolved/);
   });
 });
 

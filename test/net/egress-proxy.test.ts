@@ -138,20 +138,39 @@ describe('egress proxy', () => {
     expect(status).toBe(407);
   });
 
-  it('refuses loopback by IP, by name and by a name resolving to loopback, with a marked 403', async () => {
+  it('refuses loopback by IP and by name with a marked 403, and a name resolving to loopback like a dead name (marked 502)', async () => {
     const resolver: HostResolver = async () => ['127.0.0.1'];
     const proxy = await startProxy({ allowPrivateHosts: [fixture.hostPort], resolver });
-    for (const url of [`${canary.origin}/`, `http://localhost:${canary.port}/`, `http://rebind.test:${canary.port}/`, `http://[::ffff:127.0.0.1]:${canary.port}/`]) {
+    for (const url of [`${canary.origin}/`, `http://localhost:${canary.port}/`, `http://[::ffff:127.0.0.1]:${canary.port}/`]) {
       const answer = await forward(proxy, url);
       expect(answer.status, url).toBe(403);
       expect(proxy.outcomeOf(answer.egress), url).toBe('refused');
       expect(answer.body, url).toMatch(/loopback|local or internal/);
     }
-    for (const authority of [canary.hostPort, `rebind.test:${canary.port}`, `[::1]:${canary.port}`]) {
+    const rebind = await forward(proxy, `http://rebind.test:${canary.port}/`);
+    expect([rebind.status, proxy.outcomeOf(rebind.egress)]).toEqual([502, 'unreachable']);
+    expect(rebind.body).toContain('rebind.test does not resolve to an address that may be loaded');
+    for (const authority of [canary.hostPort, `[::1]:${canary.port}`]) {
       const answer = await tunnel(proxy, authority);
       expect(answer.status, authority).toBe(403);
       expect(proxy.outcomeOf(answer.egress), authority).toBe('refused');
     }
+    const rebindTunnel = await tunnel(proxy, `rebind.test:${canary.port}`);
+    expect([rebindTunnel.status, proxy.outcomeOf(rebindTunnel.egress)]).toEqual([502, 'unreachable']);
+  });
+
+  it('answers a name that does not resolve exactly as one that resolves to a refused address (no internal-name oracle for a page)', async () => {
+    const resolver: HostResolver = async (hostname) => {
+      if (hostname === 'intranet.test') return ['10.1.2.3'];
+      throw Object.assign(new Error(`getaddrinfo ENOTFOUND ${hostname}`), { code: 'ENOTFOUND' });
+    };
+    const proxy = await startProxy({ resolver });
+    const internal = await forward(proxy, 'http://intranet.test/');
+    const unknown = await forward(proxy, 'http://nowhere.test/');
+    expect([unknown.status, unknown.body.replace('nowhere.test', 'NAME')]).toEqual([internal.status, internal.body.replace('intranet.test', 'NAME')]);
+    const internalTunnel = await tunnel(proxy, 'intranet.test:443');
+    const unknownTunnel = await tunnel(proxy, 'nowhere.test:443');
+    expect(unknownTunnel.status).toBe(internalTunnel.status);
   });
 
   it('connects to the address it checked: one DNS answer per connection, never a second lookup', async () => {
@@ -173,7 +192,8 @@ describe('egress proxy', () => {
     const resolver: HostResolver = async () => (calls++ === 0 ? ['127.0.0.1'] : ['93.184.215.14']);
     const proxy = await startProxy({ resolver });
     const answer = await tunnel(proxy, `rebind.test:${canary.port}`);
-    expect(answer.status).toBe(403);
+    // Refused, and answered as a dead name would be (see the test above).
+    expect([answer.status, proxy.outcomeOf(answer.egress)]).toEqual([502, 'unreachable']);
     expect(calls).toBe(1);
   });
 

@@ -68,9 +68,10 @@ for (const dialect of await testDialects()) {
       expect(res.status).toBe(200);
       const body = await res.json();
       expect(body).toMatchObject({ success: true, creditsCost: 1, data: { fileId: expect.any(String), permanentUrl: expect.any(String) } });
-      expect(body.data.metadata).toMatchObject({ url: `${site.origin}/tall`, statusCode: 200, height: 3000, truncated: true, contentType: 'image/png' });
+      // SCREENSHOT_MAX_HEIGHT is in device pixels: 3000 at deviceScaleFactor 2 is 1500 CSS pixels of the page.
+      expect(body.data.metadata).toMatchObject({ url: `${site.origin}/tall`, statusCode: 200, width: 800, height: 3000, truncated: true, contentType: 'image/png' });
       const png = Buffer.from(body.data.base64, 'base64');
-      expect(pngSize(png)).toEqual({ width: 800, height: 6000 });
+      expect(pngSize(png)).toEqual({ width: 800, height: 3000 });
       expect(body.data.metadata.size).toBe(png.byteLength);
 
       const jpeg = await post(server, '/v1/web/screenshot', { url: `${site.origin}/article`, screenshotOptions: { type: 'jpeg', quality: 50 } }, key);

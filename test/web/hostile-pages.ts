@@ -109,9 +109,15 @@ export interface HostilePageSite {
 
 /**
  * The fixture site. `trackerHost` must resolve to the black hole; `deadScriptHost` and
- * `slowDnsHost` are names the test's resolver fails (slowly, for the latter).
+ * `slowDnsHost` are names the test's resolver fails (slowly, for the latter); `internalHost`
+ * one it resolves to a private address.
  */
-export async function startHostilePageSite(names: { trackerHost: (port: number) => string; deadScriptHost: string; slowDnsHost: string }): Promise<HostilePageSite> {
+export async function startHostilePageSite(names: {
+  trackerHost: (port: number) => string;
+  deadScriptHost: string;
+  slowDnsHost: string;
+  internalHost: string;
+}): Promise<HostilePageSite> {
   const blackHole = await startBlackHole();
   const trackerHost = names.trackerHost(blackHole.port);
   const site = await startRecordingServer({
@@ -131,6 +137,7 @@ export async function startHostilePageSite(names: { trackerHost: (port: number) 
     '/goes-on-to-dead-http': html(goesOn(`http://${names.deadScriptHost}/next`)),
     '/goes-on-at-once': html(goesOn(`https://${names.deadScriptHost}/next`, 'at once')),
     '/goes-on-to-loopback': html(goesOn('https://127.0.0.1:1/next')),
+    '/goes-on-to-internal': html(goesOn(`http://${names.internalHost}/next`)),
     '/poll': (_req, res) => res.writeHead(204).end(),
     // Half a document, then nothing more: the connection stays open.
     '/half-arrived': (_req, res) => {
