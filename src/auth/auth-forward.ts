@@ -46,7 +46,7 @@ export interface ForwardOptions {
 
 /**
  * Hands a validated request to better-auth and answers with its result. Successes keep
- * better-auth's body (plus `extra`) and its `set-auth-token` header, without cookies; errors
+ * better-auth's body (plus `mailDelivery` on mail routes) and its `set-auth-token` header, without cookies; errors
  * become Pluck's envelope with Pluck's codes (auth-errors.ts).
  */
 export async function forwardToAuth(c: Context<AppEnv>, ctx: AppContext, options: ForwardOptions = {}): Promise<Response> {
