@@ -81,6 +81,7 @@ const envSchema = z.object({
   BROWSER_WS_ENDPOINT: z.url({ protocol: /^(wss?|https?)$/ }).optional(),
   BROWSER_REMOTE_HEARTBEAT_MS: positiveInt.default(5000),
   BROWSER_MAX_PAGES: positiveInt.default(Math.min(16, Math.max(2, availableParallelism() * 2))),
+  BROWSER_ACCOUNT_MAX_PAGES: positiveInt.optional(),
   BROWSER_MAX_QUEUE: nonNegativeInt.default(100),
   BROWSER_QUEUE_TIMEOUT_MS: positiveInt.default(10_000),
   BROWSER_RECYCLE_AFTER: positiveInt.default(500),
@@ -285,6 +286,8 @@ export interface BrowserConfig {
   /** A remote browser that does not answer within this long is treated as crashed. */
   remoteHeartbeatMs: number;
   maxPages: number;
+  /** Pages one account may hold at once; unset: all but a quarter of maxPages. */
+  maxPagesPerAccount: number | undefined;
   maxQueue: number;
   queueTimeoutMs: number;
   recycleAfter: number;
@@ -421,6 +424,7 @@ export function loadConfig(env: Record<string, string | undefined>): Config {
       wsEndpoint: e.BROWSER_WS_ENDPOINT,
       remoteHeartbeatMs: e.BROWSER_REMOTE_HEARTBEAT_MS,
       maxPages: e.BROWSER_MAX_PAGES,
+      maxPagesPerAccount: e.BROWSER_ACCOUNT_MAX_PAGES,
       maxQueue: e.BROWSER_MAX_QUEUE,
       queueTimeoutMs: e.BROWSER_QUEUE_TIMEOUT_MS,
       recycleAfter: e.BROWSER_RECYCLE_AFTER,

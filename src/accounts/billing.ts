@@ -15,12 +15,14 @@ export interface ChargeRequest {
 export interface ChargedWork<T> extends ChargeRequest {
   /** True for a result that is answered but not charged: the credits are given back. */
   isFree?: (result: T) => boolean;
+  /** True for a failure that still used what the credits pay for (a browser page held until its timeout): kept. */
+  chargesFailure?: (error: unknown) => boolean;
 }
 
 /**
  * Runs billable work: credits are reserved first (402 when the balance cannot cover them),
- * kept when the work succeeds and refunded when it throws or its result is free. The ledger
- * records both.
+ * kept when the work succeeds (or fails having used what they pay for) and refunded when it
+ * throws or its result is free. The ledger records both.
  */
 export class Billing {
   constructor(
@@ -28,7 +30,7 @@ export class Billing {
     private readonly accounts: AccountService,
   ) {}
 
-  async run<T>({ principal, cost, operation, requestId, isFree }: ChargedWork<T>, work: () => Promise<T>): Promise<T> {
+  async run<T>({ principal, cost, operation, requestId, isFree, chargesFailure }: ChargedWork<T>, work: () => Promise<T>): Promise<T> {
     if (cost <= 0) return work();
     const reservation = await this.credits.reserve(
       principal.userId,
@@ -41,7 +43,7 @@ export class Billing {
     try {
       result = await work();
     } catch (error) {
-      await this.credits.refund(reservation);
+      if (!chargesFailure?.(error)) await this.credits.refund(reservation);
       throw error;
     }
     if (isFree?.(result)) await this.credits.refund(reservation);

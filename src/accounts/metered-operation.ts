@@ -6,6 +6,7 @@ import type { Config } from '../config.js';
 import type { ConcurrencyLimiter } from '../limits/concurrency-limiter.js';
 import type { Metrics } from '../metrics/metrics.js';
 import { takeConcurrencySlot } from '../limits/concurrency-slot.js';
+import { AppError } from '../http/errors.js';
 import type { Billing } from './billing.js';
 
 export interface MeteredDeps {
@@ -27,6 +28,8 @@ export interface MeteredRequest<T> {
   cache: Pick<CacheLookup<T>, 'key' | 'maxAgeSeconds' | 'isUsable' | 'toCacheValue'>;
   /** A result answered without charge, and not cached (an empty page: a retry may find more). */
   isFree?: (value: T) => boolean;
+  /** A failure charged all the same (it answers with X-Credits-Cost); every other failure is refunded. */
+  chargesFailure?: (error: unknown) => boolean;
 }
 
 export interface MeteredResult<T> {
@@ -54,8 +57,12 @@ export async function runMetered<T>(deps: MeteredDeps, request: MeteredRequest<T
       log,
       shouldStore: isFree && ((value: T) => !isFree(value)),
     };
-    const charged = { principal, cost, operation, requestId, isFree: isFree && (({ value }: { value: T }) => isFree(value)) };
-    const { value, cache } = await deps.billing.run(charged, () => readThrough(lookup, produce));
+    const { chargesFailure } = request;
+    const charged = { principal, cost, operation, requestId, isFree: isFree && (({ value }: { value: T }) => isFree(value)), chargesFailure };
+    const { value, cache } = await deps.billing.run(charged, () => readThrough(lookup, produce)).catch((error: unknown) => {
+      if (error instanceof AppError && cost > 0 && chargesFailure?.(error)) error.headers['X-Credits-Cost'] = String(cost);
+      throw error;
+    });
     const creditsCost = isFree?.(value) ? 0 : cost;
     deps.metrics?.observeMeteredOperation(operation, cache, creditsCost);
     return { value, cache, creditsCost };

@@ -97,6 +97,7 @@ export function aiExtractRoutes({ ctx, requireAuth }: RouteDeps) {
         operation: 'ai-extract',
         principal: c.get('principal')!,
         requestId: c.get('requestId'),
+        signal: c.req.raw.signal,
         log,
         page: body,
         variant: { ask, ...ctx.ai.variant },

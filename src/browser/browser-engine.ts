@@ -26,6 +26,7 @@ export function createBrowserEngine(config: Config, logger: Logger, resolver?: H
     // Chromium refuses to sandbox itself as root: it then runs as an unprivileged user of its own.
     chromiumUser: process.getuid?.() === 0 ? config.browser.user : undefined,
     maxPages: config.browser.maxPages,
+    maxPagesPerAccount: config.browser.maxPagesPerAccount,
     maxQueue: config.browser.maxQueue,
     queueTimeoutMs: config.browser.queueTimeoutMs,
     recycleAfter: config.browser.recycleAfter,

@@ -10,7 +10,16 @@ import { DEFAULT_NAVIGATION_TIMEOUT_MS, type LoadGuard, loadPage, MAX_WAIT_TIME_
 import { workSurvivingThePage } from './page-recovery.js';
 import { PageSlots } from './page-slots.js';
 import { connectRemoteChromium, describeEndpoint, isEndpointReachable, watchRemoteBrowser } from './remote-chromium.js';
-import { BrowserCrashed, type ContextOptions, type LoadedPage, type LoadOptions, NavigationTimeout, type PageRunner } from './types.js';
+import {
+  BrowserCrashed,
+  type ContextOptions,
+  type LoadedPage,
+  type LoadOptions,
+  NavigationTimeout,
+  type PageClaim,
+  type PageRunner,
+  RequestAborted,
+} from './types.js';
 
 /** Starts (or connects to) a browser whose contexts will send their traffic through `proxy`. */
 export type BrowserLauncher = (proxy: EgressProxy) => Promise<ChromiumProcess>;
@@ -22,6 +31,8 @@ export interface BrowserPoolOptions {
   chromiumUser?: string;
   /** Pages open at once. */
   maxPages: number;
+  /** Pages one account may hold at once (default: all but a quarter of maxPages, at least one left to others). */
+  maxPagesPerAccount?: number;
   /** Requests that may wait for a page. */
   maxQueue: number;
   queueTimeoutMs: number;
@@ -68,20 +79,25 @@ export class BrowserPool implements PageRunner {
   private closed = false;
 
   constructor(private readonly options: BrowserPoolOptions) {
-    this.slots = new PageSlots({ maxActive: options.maxPages, maxQueued: options.maxQueue, queueTimeoutMs: options.queueTimeoutMs });
+    this.slots = new PageSlots({
+      maxActive: options.maxPages,
+      maxActivePerAccount: options.maxPagesPerAccount ?? defaultPagesPerAccount(options.maxPages),
+      maxQueued: options.maxQueue,
+      queueTimeoutMs: options.queueTimeoutMs,
+    });
     this.proxy = new EgressProxy({ ...options.egressProxy, policy: options.policy, logger: options.logger.child({ component: 'egress-proxy' }) });
   }
 
-  async withLoadedPage<T>(context: ContextOptions, load: LoadOptions, work: (loaded: LoadedPage) => Promise<T>): Promise<T> {
+  async withLoadedPage<T>(context: ContextOptions, load: LoadOptions, work: (loaded: LoadedPage) => Promise<T>, claim: PageClaim = {}): Promise<T> {
     if (this.closed) throw new BrowserCrashed('The browser engine is shutting down');
     const url = this.options.policy.parse(load.url).href;
-    const release = await this.slots.acquire();
+    const release = await this.slots.acquire(claim.account ?? '', claim.signal);
     let generation: BrowserGeneration | undefined;
     let lease: PageLease | undefined;
     try {
       generation = await this.acquireGeneration();
       lease = await generation.supply.take(context, url);
-      return await this.runOnPage(generation, lease, { ...load, url }, work);
+      return await this.runOnPage(generation, lease, { ...load, url }, work, claim.signal);
     } catch (error) {
       throw explain(error, generation);
     } finally {
@@ -132,7 +148,13 @@ export class BrowserPool implements PageRunner {
     await this.proxy.close();
   }
 
-  private async runOnPage<T>(generation: BrowserGeneration, lease: PageLease, load: LoadOptions, work: (loaded: LoadedPage) => Promise<T>): Promise<T> {
+  private async runOnPage<T>(
+    generation: BrowserGeneration,
+    lease: PageLease,
+    load: LoadOptions,
+    work: (loaded: LoadedPage) => Promise<T>,
+    signal: AbortSignal | undefined,
+  ): Promise<T> {
     const timeoutMs = navigationTimeout(load.timeoutMs, this.options.navigationTimeoutMaxMs);
     // Bounds each Playwright call `work` makes (screenshot, pdf...); navigation has its own timeout.
     lease.context.setDefaultTimeout(DEFAULT_NAVIGATION_TIMEOUT_MS);
@@ -145,16 +167,25 @@ export class BrowserPool implements PageRunner {
     job.catch(() => undefined); // settled after a crash or the time limit: nobody listens any more
     const limitMs = timeoutMs + MAX_WAIT_TIME_MS + WORK_TIME_LIMIT_MS;
     let timer: NodeJS.Timeout | undefined;
-    const expired = new Promise<never>((_, reject) => {
+    let onAbort: (() => void) | undefined;
+    const stopped = new Promise<never>((_, reject) => {
       timer = setTimeout(() => {
         void closeLease(lease);
         reject(new NavigationTimeout(`The page did not finish within ${limitMs} ms`));
       }, limitMs);
+      // The caller has gone: nobody will read the answer, so the page is closed now, not at its timeout.
+      onAbort = () => {
+        void closeLease(lease);
+        reject(new RequestAborted());
+      };
+      if (signal?.aborted) onAbort();
+      else signal?.addEventListener('abort', onAbort, { once: true });
     });
     try {
-      return await Promise.race([job, generation.crashed, expired]);
+      return await Promise.race([job, generation.crashed, stopped]);
     } finally {
       clearTimeout(timer);
+      if (onAbort) signal?.removeEventListener('abort', onAbort);
     }
   }
 
@@ -252,6 +283,11 @@ export class BrowserPool implements PageRunner {
     this.generations.delete(generation);
     await generation.close();
   }
+}
+
+/** All but a quarter of the pages (at least one left to other accounts, at least one for each). */
+export function defaultPagesPerAccount(maxPages: number): number {
+  return Math.max(1, maxPages - Math.max(1, Math.floor(maxPages / 4)));
 }
 
 /** A failure while Chromium was gone is the crash, whatever Playwright called it. */

@@ -1,7 +1,7 @@
 import { AppError } from '../http/errors.js';
 import { validationError } from '../http/validation.js';
 import { AddressNotAllowed } from '../net/errors.js';
-import { BrowserCrashed, InvalidPageOption, NavigationTimeout, PageCrashed, PoolOverloaded, TargetUnreachable } from './types.js';
+import { BrowserCrashed, InvalidPageOption, NavigationTimeout, PageCrashed, PoolOverloaded, RequestAborted, TargetUnreachable } from './types.js';
 
 /**
  * Turns the browser engine's and the address policy's typed errors into the API's error
@@ -28,6 +28,9 @@ export function toAppError(error: unknown): unknown {
       cause: error,
       headers: { 'Retry-After': String(error.retryAfterSeconds) },
     });
+  }
+  if (error instanceof RequestAborted) {
+    return new AppError('CLIENT_CLOSED_REQUEST', error.message, { cause: error });
   }
   if (error instanceof BrowserCrashed) {
     return new AppError('SERVICE_UNAVAILABLE', `The browser is unavailable: ${error.message}`, { cause: error });

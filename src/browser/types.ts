@@ -72,9 +72,17 @@ export interface LoadedPage {
   withoutScripts(): Promise<Page | undefined>;
 }
 
+/** Who a page is for: its account (for a fair share of the pages) and the caller's abort signal. */
+export interface PageClaim {
+  /** Pages are shared fairly between accounts; requests without one share a single account. */
+  account?: string;
+  /** Aborted when the caller's connection closes: the request leaves the queue or its page is closed at once. */
+  signal?: AbortSignal;
+}
+
 /** The pool hands out a page for the duration of `work` and always cleans up after it. */
 export interface PageRunner {
-  withLoadedPage<T>(context: ContextOptions, load: LoadOptions, work: (loaded: LoadedPage) => Promise<T>): Promise<T>;
+  withLoadedPage<T>(context: ContextOptions, load: LoadOptions, work: (loaded: LoadedPage) => Promise<T>, claim?: PageClaim): Promise<T>;
 }
 
 /** The pool and its queue are full, or a request waited too long: 503 SERVICE_OVERLOADED. */
@@ -85,6 +93,14 @@ export class PoolOverloaded extends Error {
   ) {
     super(message);
     this.name = 'PoolOverloaded';
+  }
+}
+
+/** The caller went away (its connection closed) before the answer was ready: the work stops. */
+export class RequestAborted extends Error {
+  constructor() {
+    super('The client closed the request');
+    this.name = 'RequestAborted';
   }
 }
 

@@ -56,11 +56,12 @@ export async function runPageFunction<T>(page: Page, functionSource: string, arg
 }
 
 /**
- * Runs a self-contained function (no named inner functions: under tsx, esbuild would wrap them
- * in a helper that exists only in Node) on `page`, in a world of our own.
+ * Runs a self-contained function on `page`, in a world of our own. Under tsx (npm run dev, the
+ * bench scripts) esbuild keeps names by wrapping named inner functions in a `__name` helper that
+ * exists only in Node; the page gets a stand-in that does nothing.
  */
 export function evaluateFunction<A, T>(page: Page, fn: (argument: A) => T, argument: A): Promise<Awaited<T>> {
-  return evaluateIsolated(page, `(${fn.toString()})(${JSON.stringify(argument)})`);
+  return evaluateIsolated(page, `((__name) => (${fn.toString()})(${JSON.stringify(argument)}))((f) => f)`);
 }
 
 const sessions = new WeakMap<Page, Promise<{ session: CDPSession; frameId: string }>>();

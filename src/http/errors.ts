@@ -24,6 +24,8 @@ export const ERROR_STATUS = {
   PAYLOAD_TOO_LARGE: 413,
   UNSUPPORTED_MEDIA_TYPE: 415,
   VALIDATION_ERROR: 422,
+  // nginx's code for a client that closed its connection first: only ever seen in logs and metrics.
+  CLIENT_CLOSED_REQUEST: 499 as ContentfulStatusCode,
   RATE_LIMIT_EXCEEDED: 429,
   CONCURRENCY_LIMIT_EXCEEDED: 429,
   INTERNAL_ERROR: 500,

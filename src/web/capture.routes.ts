@@ -113,6 +113,7 @@ export function captureRoutes({ ctx, requireAuth }: RouteDeps) {
       operation: type,
       principal,
       requestId: c.get('requestId'),
+      signal: c.req.raw.signal,
       log: c.get('log'),
       page: body,
       variant,

@@ -84,6 +84,7 @@ export function pageRoutes({ ctx, requireAuth }: RouteDeps) {
   const common = (c: Parameters<typeof ok>[0], body: z.infer<typeof ContentBody>) => ({
     principal: c.get('principal')!,
     requestId: c.get('requestId'),
+    signal: c.req.raw.signal,
     log: c.get('log'),
     page: body,
     context: toContextOptions(body),

@@ -61,6 +61,7 @@ export function scrapeRoutes({ ctx, requireAuth }: RouteDeps) {
       operation: 'scrape',
       principal: c.get('principal')!,
       requestId: c.get('requestId'),
+      signal: c.req.raw.signal,
       log: c.get('log'),
       page: body,
       variant: { elements: body.elements },

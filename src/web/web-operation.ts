@@ -3,6 +3,7 @@ import type { Billing } from '../accounts/billing.js';
 import { type MeteredDeps, runMetered } from '../accounts/metered-operation.js';
 import type { Principal } from '../auth/principal.js';
 import { withAppErrors } from '../browser/errors.js';
+import { AppError } from '../http/errors.js';
 import type { ContextOptions, LoadedPage, LoadOptions, PageRunner } from '../browser/types.js';
 import { fingerprint } from '../cache/fingerprint.js';
 import { cacheKey, type ResultCache } from '../cache/result-cache.js';
@@ -30,6 +31,8 @@ export interface WebOperationRequest<T> {
   isFree?: (value: T) => boolean;
   /** What the page is loaded for (default text): a rendering also waits for images and fonts. */
   settleFor?: LoadOptions['settleFor'];
+  /** The caller's connection: when it closes, the request leaves the queue or its page closes at once. */
+  signal?: AbortSignal;
 }
 
 export interface WebOperationResult<T> {
@@ -72,9 +75,13 @@ export class WebOperationRunner {
     return this.metered(request, async () => afterPage(await this.loadPage(request, request.work)));
   }
 
-  private loadPage<P>(request: Pick<WebOperationRequest<unknown>, 'context' | 'page' | 'settleFor'>, work: (loaded: LoadedPage) => Promise<P>) {
+  private loadPage<P>(
+    request: Pick<WebOperationRequest<unknown>, 'context' | 'page' | 'settleFor' | 'principal' | 'signal'>,
+    work: (loaded: LoadedPage) => Promise<P>,
+  ) {
     const load = { ...toLoadOptions(request.page), settleFor: request.settleFor };
-    return withAppErrors(() => this.deps.browser.withLoadedPage(request.context, load, work));
+    const claim = { account: request.principal.userId, signal: request.signal };
+    return withAppErrors(() => this.deps.browser.withLoadedPage(request.context, load, work, claim));
   }
 
   private async metered<T>(request: Omit<WebOperationRequest<T>, 'work'>, produce: () => Promise<T>): Promise<WebOperationResult<T>> {
@@ -94,9 +101,16 @@ export class WebOperationRunner {
         toCacheValue: request.toCacheValue,
       },
       isFree: request.isFree,
+      // A page held until its timeout is paid for: otherwise holding pages with targets that never
+      // answer would cost an account nothing while keeping them from everyone else.
+      chargesFailure: isTargetTimeout,
     };
     return runMetered(this.deps, metered, produce);
   }
+}
+
+function isTargetTimeout(error: unknown): boolean {
+  return error instanceof AppError && error.code === 'TARGET_TIMEOUT';
 }
 
 /** Everything that determines the result (maxAge left out: it only chooses among results). */

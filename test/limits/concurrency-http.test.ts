@@ -8,7 +8,7 @@ import { backendEnv, deleteRedisKeys, testBackends, uniqueRedisPrefix } from '..
 import { startTestServer, type TestServer } from '../helpers/test-server.js';
 
 const ADMIN_EMAIL = 'limits-admin@example.com';
-const FREE_REQUESTS_PER_HOUR = 6;
+const FREE_REQUESTS_PER_HOUR = 12;
 
 /**
  * SearXNG's JSON API, except that queries starting with `hold` are answered only when the test
@@ -122,9 +122,10 @@ for (const backend of await testBackends()) {
       ]);
     });
 
-    it('counts requests per API key against the hourly limit', async () => {
+    it('counts the requests of every key of an account together against the hourly limit', async () => {
       const user = await newUser();
-      for (let remaining = FREE_REQUESTS_PER_HOUR - 1; remaining >= 0; remaining -= 1) {
+      // Creating the two keys took two of the account's requests.
+      for (let remaining = FREE_REQUESTS_PER_HOUR - 3; remaining >= 0; remaining -= 1) {
         const res = await api.get('/v1/files/list', user.key);
         expect(res.status, res.text).toBe(200);
         expect(res.headers.get('x-ratelimit-remaining')).toBe(String(remaining));
@@ -133,7 +134,8 @@ for (const backend of await testBackends()) {
       expect(over.status).toBe(429);
       expect(over.body).toMatchObject({ success: false, error: { code: 'RATE_LIMIT_EXCEEDED', message: 'Rate limit exceeded' } });
       expect(Number(over.headers.get('retry-after'))).toBeGreaterThan(0);
-      expect((await api.get('/v1/files/list', user.secondKey)).status).toBe(200);
+      expect((await api.get('/v1/files/list', user.secondKey)).status).toBe(429);
+      expect((await newUser()).key).toMatch(/^pk_/);
     });
 
     it('pro plan: PRO_CONCURRENCY requests in flight', async () => {

@@ -242,3 +242,68 @@ describe('hostile callers: every answer has a bound', () => {
     expect(pdf.match(/\/Type\s*\/Page(?![a-zA-Z])/g)).toHaveLength(3);
   });
 });
+
+describe('hostile callers: a fair share of the browser', () => {
+  let site: RecordingServer;
+  let server: TestServer;
+  let api: ReturnType<typeof apiClient>;
+
+  beforeAll(async () => {
+    site = await startRecordingServer({
+      // Accepts the request and never answers: the slow-page attack's target.
+      '/never': () => undefined,
+      '/quick': (_req: unknown, res: ServerResponse) => res.writeHead(200, { 'content-type': 'text/html' }).end('<!doctype html><title>Quick</title><p>Here at once.</p>'),
+    });
+    server = await startTestServer('sqlite', { ALLOW_PRIVATE_HOSTS: site.hostPort, BROWSER_MAX_PAGES: '4', FREE_CONCURRENCY: '5' });
+    api = apiClient(server.baseUrl);
+  });
+  afterAll(async () => {
+    await server?.close();
+    await site?.close();
+  });
+
+  const balance = async (key: string) => (await api.get('/v1/user/credits', key)).body.data.balance as number;
+  const activePages = () => server.ctx.browser.stats().activePages;
+  const until = async (condition: () => boolean, ms: number) => {
+    const deadline = Date.now() + ms;
+    while (!condition() && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 25));
+    return condition();
+  };
+
+  it("keeps pages for others while one account holds its whole concurrency on pages that never answer, and charges the timeouts", async () => {
+    const attacker = await api.signUpWithKey();
+    const victim = await api.signUpWithKey();
+    const before = await balance(attacker.key);
+    const attack = Array.from({ length: 5 }, () => api.post('/v1/web/content', { url: `${site.origin}/never`, timeout: 6_000, maxAge: 0 }, attacker.key));
+    expect(await until(() => activePages() === 3, 10_000), `active pages: ${activePages()}`).toBe(true);
+    const started = Date.now();
+    const ordinary = await api.post('/v1/web/content', { url: `${site.origin}/quick`, maxAge: 0 }, victim.key);
+    expect(ordinary.status, ordinary.text).toBe(200);
+    expect(Date.now() - started).toBeLessThan(5_000);
+    const answers = await Promise.all(attack);
+    expect(answers.map((answer) => answer.status)).toEqual([504, 504, 504, 504, 504]);
+    expect(answers[0]!.headers.get('x-credits-cost')).toBe('1');
+    // A page held until its timeout is paid for: the attack is not free.
+    expect(await balance(attacker.key)).toBe(before - 5);
+  }, 60_000);
+
+  it('stops the work of a request whose client has gone, freeing its page and its slot at once, and refunds it', async () => {
+    const { key } = await api.signUpWithKey();
+    const before = await balance(key);
+    const controller = new AbortController();
+    const gone = fetch(`${server.baseUrl}/v1/web/content`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json', origin: server.baseUrl },
+      body: JSON.stringify({ url: `${site.origin}/never`, timeout: 30_000, maxAge: 0 }),
+      signal: controller.signal,
+    }).catch(() => 'aborted');
+    expect(await until(() => activePages() === 1, 10_000)).toBe(true);
+    controller.abort();
+    expect(await gone).toBe('aborted');
+    const closedAt = Date.now();
+    expect(await until(() => activePages() === 0, 5_000), `active pages: ${activePages()}`).toBe(true);
+    expect(Date.now() - closedAt).toBeLessThan(3_000);
+    expect(await until(() => server.logs.some((line) => line.includes('CLIENT_CLOSED_REQUEST') || line.includes('"status":499')), 3_000)).toBe(true);
+    expect(await balance(key)).toBe(before);
+  }, 60_000);
+});

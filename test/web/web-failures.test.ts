@@ -34,7 +34,7 @@ describe('page operation failures', () => {
     expect(await balance()).toBe(before);
   });
 
-  it('answers 502 for an unreachable target and 504 for a slow one, refunding both', async () => {
+  it('answers 502 for an unreachable target (refunded) and 504 for a slow one (charged: it held a page until its timeout)', async () => {
     const before = await balance();
     const port = await closedPort();
     const local = await startTestServer('sqlite', { ALLOW_PRIVATE_HOSTS: `127.0.0.1:${port},${site.hostPort}` });
@@ -47,7 +47,8 @@ describe('page operation failures', () => {
       const slow = await localApi.post('/v1/web/content', { url: `${site.origin}/slow`, timeout: 1000 }, localKey);
       expect(slow.status, slow.text).toBe(504);
       expect(slow.body.error.code).toBe('TARGET_TIMEOUT');
-      expect((await localApi.get('/v1/user/credits', localKey)).body.data.balance).toBe(1000);
+      expect(slow.headers.get('x-credits-cost')).toBe('1');
+      expect((await localApi.get('/v1/user/credits', localKey)).body.data.balance).toBe(999);
     } finally {
       await local.close();
     }

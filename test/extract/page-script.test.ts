@@ -1,0 +1,51 @@
+import type { Browser } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { evaluateFunction } from '../../src/extract/page-script.js';
+import { launchChromium, pageWith } from './chromium.js';
+
+/** What tsx's esbuild wraps named inner functions in (keepNames); declared here to write such a function. */
+declare const __name: <F>(fn: F, name: string) => F;
+
+describe('code we evaluate in a page', () => {
+  let browser: Browser;
+  beforeAll(async () => {
+    browser = await launchChromium();
+  });
+  afterAll(async () => {
+    await browser?.close();
+  });
+
+  it("runs in a world the page's scripts cannot reach, on the page's DOM", async () => {
+    const page = await pageWith(browser, '<!doctype html><body><p id="x">twelve chars</p></body>');
+    await page.evaluate(() => {
+      String.prototype.slice = () => 'tampered';
+      Object.defineProperty(Element.prototype, 'outerHTML', { get: () => 'x'.repeat(10) });
+      (window as unknown as { secret: string }).secret = 'page state';
+    });
+    const seen = await evaluateFunction(
+      page,
+      () => ({
+        text: (document.getElementById('x')?.textContent ?? '').slice(0, 6),
+        html: document.getElementById('x')?.outerHTML ?? '',
+        secret: (window as unknown as { secret?: string }).secret ?? null,
+      }),
+      null,
+    );
+    expect(seen).toEqual({ text: 'twelve', html: '<p id="x">twelve chars</p>', secret: null });
+    await page.close();
+  });
+
+  it("gives tsx's __name helper a stand-in, so named inner functions work as under any build", async () => {
+    const page = await pageWith(browser, '<!doctype html><body></body>');
+    const doubled = await evaluateFunction(
+      page,
+      (value: number) => {
+        const double = __name((n: number) => n * 2, 'double');
+        return double(value);
+      },
+      21,
+    );
+    expect(doubled).toBe(42);
+    await page.close();
+  });
+});
