@@ -5,7 +5,7 @@ import { adminRoutes } from './accounts/admin.routes.js';
 import { aiExtractRoutes } from './ai/ai-extract.routes.js';
 import { userRoutes } from './accounts/user.routes.js';
 import { apiKeyRoutes } from './auth/api-keys.routes.js';
-import { authRoutes, registerAuthDocs } from './auth/auth.routes.js';
+import { authRoutes } from './auth/auth.routes.js';
 import { captionsRoutes } from './captions/captions.routes.js';
 import type { AppContext } from './container.js';
 import { fileServingRoutes } from './files/files.routes.js';
@@ -72,7 +72,6 @@ export function createApp(ctx: AppContext) {
     bearerFormat: 'JWT',
     description: 'An API key (pk_...) or a session token',
   });
-  registerAuthDocs(app);
   app.doc31('/openapi.json', {
     openapi: '3.1.0',
     info: {

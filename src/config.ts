@@ -1,6 +1,7 @@
 import { availableParallelism } from 'node:os';
 import { resolve } from 'node:path';
 import { z } from 'zod';
+import { isAddressOrRange } from './http/client-address.js';
 import { isHostPort } from './net/address-policy.js';
 
 /**
@@ -39,6 +40,17 @@ const envSchema = z.object({
   REQUIRE_EMAIL_VERIFICATION: booleanFlag.default(false),
   SMTP_URL: z.string().min(1).optional(),
   MAIL_FROM: z.string().min(3).default('Pluck <no-reply@localhost>'),
+  EMAIL_VERIFICATION_TTL_SECONDS: positiveInt.min(300).max(7 * 86_400).default(86_400),
+  PASSWORD_RESET_TTL_SECONDS: positiveInt.min(300).max(86_400).default(3600),
+  TRUSTED_PROXIES: commaList
+    .refine((entries) => entries.every(isAddressOrRange), 'TRUSTED_PROXIES must be a comma list of IP addresses or CIDR ranges')
+    .default([]),
+  AUTH_LIMIT_WINDOW_SECONDS: positiveInt.max(86_400).default(900),
+  AUTH_SIGN_IN_PER_ADDRESS: positiveInt.default(30),
+  AUTH_SIGN_IN_PER_EMAIL: positiveInt.default(10),
+  AUTH_SIGN_UP_PER_ADDRESS: positiveInt.default(5),
+  AUTH_MAIL_PER_ADDRESS: positiveInt.default(10),
+  AUTH_MAIL_PER_EMAIL: positiveInt.default(3),
 
   DATABASE_URL: z.string().min(1).optional(),
   DATABASE_TIMEOUT_MS: positiveInt.default(10_000),
@@ -158,6 +170,12 @@ export interface Config {
   requireEmailVerification: boolean;
   smtpUrl: string | undefined;
   mailFrom: string;
+  /** Lifetimes of the single-use links Pluck mails (e-mail verification, password reset). */
+  emailVerificationTtlSeconds: number;
+  passwordResetTtlSeconds: number;
+  /** Proxies whose X-Forwarded-For is believed; empty means the connecting peer is the client. */
+  trustedProxies: string[];
+  authLimits: AuthLimitsConfig;
   databaseUrl: string | undefined;
   /** Bound on connecting to PostgreSQL and on each query: an unreachable database answers 503, not a hang. */
   databaseTimeoutMs: number;
@@ -181,6 +199,20 @@ export interface Config {
   captions: CaptionsConfig;
   ai: AiConfig;
   web: WebConfig;
+}
+
+/**
+ * Attempts allowed per window on the auth routes (src/auth/auth-limits.ts), per client address
+ * and per e-mail address, so neither one address nor one mailbox can be hammered.
+ */
+export interface AuthLimitsConfig {
+  windowSeconds: number;
+  signInPerAddress: number;
+  signInPerEmail: number;
+  signUpPerAddress: number;
+  /** Routes that send mail: verification and password-reset requests (sign-up counts per e-mail too). */
+  mailPerAddress: number;
+  mailPerEmail: number;
 }
 
 export type WebOperation = 'screenshot' | 'pdf' | 'content' | 'markdown' | 'scrape' | 'links' | 'ai-extract';
@@ -345,6 +377,17 @@ export function loadConfig(env: Record<string, string | undefined>): Config {
     requireEmailVerification: e.REQUIRE_EMAIL_VERIFICATION,
     smtpUrl: e.SMTP_URL,
     mailFrom: e.MAIL_FROM,
+    emailVerificationTtlSeconds: e.EMAIL_VERIFICATION_TTL_SECONDS,
+    passwordResetTtlSeconds: e.PASSWORD_RESET_TTL_SECONDS,
+    trustedProxies: e.TRUSTED_PROXIES,
+    authLimits: {
+      windowSeconds: e.AUTH_LIMIT_WINDOW_SECONDS,
+      signInPerAddress: e.AUTH_SIGN_IN_PER_ADDRESS,
+      signInPerEmail: e.AUTH_SIGN_IN_PER_EMAIL,
+      signUpPerAddress: e.AUTH_SIGN_UP_PER_ADDRESS,
+      mailPerAddress: e.AUTH_MAIL_PER_ADDRESS,
+      mailPerEmail: e.AUTH_MAIL_PER_EMAIL,
+    },
     databaseUrl: e.DATABASE_URL,
     databaseTimeoutMs: e.DATABASE_TIMEOUT_MS,
     redisUrl: e.REDIS_URL,

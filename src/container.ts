@@ -8,8 +8,13 @@ import { Billing } from './accounts/billing.js';
 import { CreditStore } from './accounts/credits.js';
 import { type Auth, authOptions, createAuth } from './auth/auth.js';
 import { ApiKeyService } from './auth/api-keys.service.js';
+import { AccountMail } from './auth/account-mail.js';
+import { AuthLimits } from './auth/auth-limits.js';
 import { Authenticator } from './auth/authenticator.js';
+import { Credentials } from './auth/credentials.js';
+import { EmailVerification } from './auth/email-verification.js';
 import { createLogMailer, createSmtpMailer, type Mailer } from './auth/mailer.js';
+import { createClientAddress } from './http/client-address.js';
 import { createBrowserEngine } from './browser/browser-engine.js';
 import type { BrowserPool } from './browser/browser-pool.js';
 import type { Config } from './config.js';
@@ -47,8 +52,18 @@ export interface AppContext {
   logger: Logger;
   database: DatabaseHandle;
   mailer: Mailer;
+  /** The account messages (verification and reset links) and where they go. */
+  accountMail: AccountMail;
   auth: Auth;
   authenticator: Authenticator;
+  /** Passwords, reset links and the admin-address rule. */
+  credentials: Credentials;
+  /** Single-use verification links. */
+  emailVerification: EmailVerification;
+  /** Attempt limits of sign-in, sign-up and the mail-sending auth routes. */
+  authLimits: AuthLimits;
+  /** The client address of a request, behind TRUSTED_PROXIES or not. */
+  clientAddress: ReturnType<typeof createClientAddress>;
   apiKeys: ApiKeyService;
   credits: CreditStore;
   accounts: AccountService;
@@ -101,15 +116,23 @@ export async function createContext(config: Config, overrides: ContextOverrides 
     const mailer = overrides.mailer ?? (config.smtpUrl ? createSmtpMailer(config.smtpUrl, config.mailFrom) : createLogMailer(logger));
     const credits = new CreditStore(database.db);
     const secret = config.authSecret ?? readOrCreateSecret(config.dataDir, database.dialect);
-    // `accounts` needs `auth` and better-auth's user hook needs `accounts`: bind late.
+    const accountMail = new AccountMail(mailer, config, logger.child({ component: 'mail' }));
+    // These services need `auth`, and better-auth's events need them: bind late.
     let accounts: AccountService | undefined;
+    let credentials: Credentials | undefined;
+    let emailVerification: EmailVerification | undefined;
     const authDeps = {
       config,
       database,
       secret,
-      mailer,
       logger,
-      onUserCreated: async (user: { id: string }) => accounts!.onUserCreated(user.id),
+      events: {
+        userCreated: async (user: { id: string }) => accounts!.onUserCreated(user.id),
+        verificationRequested: async (user: { id: string; email: string }) => emailVerification!.issue(user),
+        passwordResetRequested: async (user: { id: string; email: string }, token: string) =>
+          credentials!.onPasswordResetRequested(user, token),
+        passwordReset: async (user: { id: string; email: string }) => credentials!.onPasswordReset(user),
+      },
     };
     await migrate(database, async () => {
       const { runMigrations } = await getMigrations(authOptions(authDeps));
@@ -118,7 +141,11 @@ export async function createContext(config: Config, overrides: ContextOverrides 
     const auth = createAuth(authDeps);
     const authenticator = new Authenticator(auth, database.db, config);
     accounts = new AccountService(database.db, credits, config, database.dialect);
+    credentials = new Credentials(auth, database.db, config, accountMail);
+    emailVerification = new EmailVerification(auth, credentials, accountMail, config.emailVerificationTtlSeconds);
     const rateLimiter = overrides.rateLimiter ?? (redis ? new RedisRateLimiter(redis) : new MemoryRateLimiter());
+    const clientAddress = createClientAddress(config.trustedProxies);
+    const authLimits = new AuthLimits(rateLimiter, config.authLimits, clientAddress);
     const apiKeys = new ApiKeyService(auth, database.db);
     const billing = new Billing(credits, accounts);
     // Loaded only when used: the AWS SDK adds about a second to every start.
@@ -147,8 +174,13 @@ export async function createContext(config: Config, overrides: ContextOverrides 
       logger,
       database,
       mailer,
+      accountMail,
       auth,
       authenticator,
+      credentials,
+      emailVerification,
+      authLimits,
+      clientAddress,
       apiKeys,
       credits,
       accounts,

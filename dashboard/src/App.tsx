@@ -1,12 +1,15 @@
 import type { ComponentChildren } from 'preact';
 import { useEffect, useRef, useState } from 'preact/hooks';
 import { apiRequest, type AuthUser, type Me, onRejectedToken } from './api';
+import { AccountScreen } from './components/AccountScreen';
 import { AuthScreen, type SignedIn } from './components/AuthScreen';
 import { CreditsScreen } from './components/CreditsScreen';
 import { FilesScreen } from './components/FilesScreen';
+import { ForgotPasswordScreen } from './components/ForgotPasswordScreen';
 import { type FreshKey, KeysScreen } from './components/KeysScreen';
 import { Playground } from './components/Playground';
-import { navigate, SCREENS, type Screen, screenForPath, usePath } from './router';
+import { ResetPasswordScreen } from './components/ResetPasswordScreen';
+import { AUTH_SCREENS, navigate, SCREENS, type Screen, screenForPath, usePath } from './router';
 import { loadSessionToken, saveSessionToken } from './session';
 
 interface Session {
@@ -67,15 +70,27 @@ export function App() {
     if (token) await apiRequest('POST', '/v1/auth/sign-out', { token, body: {} }).catch(() => undefined);
   }
 
+  /** A new password ends every session, this tab's too: back to sign-in with a word on why. */
+  function passwordReset(notice: string) {
+    saveSessionToken(undefined);
+    setSession(undefined);
+    setFreshKey(undefined);
+    setSignInNotice(notice);
+    navigate('/sign-in');
+  }
+
   const screen = screenForPath(path);
-  const dashboardScreen = screen && screen !== 'sign-in' && screen !== 'sign-up' ? screen : undefined;
+  const dashboardScreen = screen && !(AUTH_SCREENS as readonly string[]).includes(screen) ? (screen as Screen) : undefined;
   // Signed in on / or a sign-in path: the keys screen is home.
   useEffect(() => {
     if (session && !dashboardScreen) navigate(SCREENS.keys.path, true);
   }, [session, dashboardScreen]);
 
+  // A reset link opens its page whether or not this tab is signed in.
+  if (screen === 'reset-password') return <ResetPasswordScreen onDone={passwordReset} />;
   if (checking) return <p class="loading" aria-live="polite">Loading…</p>;
   if (!session) {
+    if (screen === 'forgot-password') return <ForgotPasswordScreen />;
     return <AuthScreen mode={screen === 'sign-up' ? 'sign-up' : 'sign-in'} onSignedIn={signedIn} notice={signInNotice} />;
   }
   if (!dashboardScreen) return null;
@@ -92,6 +107,15 @@ export function App() {
         <CreditsScreen token={session.token} />
       ) : dashboardScreen === 'files' ? (
         <FilesScreen token={session.token} />
+      ) : dashboardScreen === 'account' ? (
+        <AccountScreen
+          token={session.token}
+          user={session.user}
+          onTokenChanged={(token) => {
+            saveSessionToken(token);
+            setSession({ ...session, token });
+          }}
+        />
       ) : (
         <Playground sessionToken={session.token} freshKey={freshKey} />
       )}

@@ -6,14 +6,17 @@ export const SCREENS = {
   credits: { path: '/credits', title: 'Credits and plan' },
   files: { path: '/stored-files', title: 'Files' },
   playground: { path: '/playground', title: 'Playground' },
+  account: { path: '/account', title: 'Account' },
 } as const;
 
 export type Screen = keyof typeof SCREENS;
-export type AuthScreen = 'sign-in' | 'sign-up';
+/** Screens for people who are not signed in (a reset link opens its screen either way). */
+export const AUTH_SCREENS = ['sign-in', 'sign-up', 'forgot-password', 'reset-password'] as const;
+export type AuthScreen = (typeof AUTH_SCREENS)[number];
 
 export function screenForPath(path: string): Screen | AuthScreen | undefined {
-  if (path === '/sign-in') return 'sign-in';
-  if (path === '/sign-up') return 'sign-up';
+  const auth = AUTH_SCREENS.find((screen) => path === `/${screen}`);
+  if (auth) return auth;
   const match = (Object.keys(SCREENS) as Screen[]).find((screen) => SCREENS[screen].path === path);
   return match;
 }

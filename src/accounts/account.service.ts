@@ -1,5 +1,5 @@
-import type { Kysely } from 'kysely';
-import { type Principal, toPlan } from '../auth/principal.js';
+import { type Kysely, sql } from 'kysely';
+import { type Principal, toIsoString, toPlan } from '../auth/principal.js';
 import type { Config, PlanName } from '../config.js';
 import type { DialectName } from '../db/database.js';
 import type { Database } from '../db/schema.js';
@@ -12,6 +12,33 @@ export interface PlanChange {
   updatedBy: string;
   updatedAt: string;
 }
+
+/** An account as operators see it (the admin CLI). */
+export interface AccountSummary {
+  id: string;
+  email: string;
+  name: string;
+  emailVerified: boolean;
+  plan: PlanName;
+  role: string;
+  passwordProven: boolean;
+  createdAt: string;
+  /** Null when the account has no credit record yet. */
+  balance: number | null;
+}
+
+export interface AccountSearch {
+  /** Part of the e-mail address, any case. */
+  search?: string;
+  limit: number;
+  offset: number;
+}
+
+/** Roles an operator can give; `admin` is admin whatever the address (see Authenticator.isAdmin). */
+export type Role = 'user' | 'admin';
+
+/** Longest reason an operator may give a grant; the ledger's reason column holds 64 characters. */
+export const MAX_GRANT_REASON_LENGTH = 40;
 
 /** Accounts: plans, their credit grants, and the plan change only admins may make. */
 export class AccountService {
@@ -60,6 +87,48 @@ export class AccountService {
     return { userId, plan, updatedBy, updatedAt: updatedAt.toISOString() };
   }
 
+  /** Adds credits by an operator's decision, with a ledger row naming why. */
+  async grantCredits(userId: string, amount: number, reason: string): Promise<number> {
+    const user = await this.findUser(userId);
+    if (!user) throw new AppError('USER_NOT_FOUND', `No user with id ${userId}`);
+    return this.credits.grant(userId, amount, `operator_grant:${reason.slice(0, MAX_GRANT_REASON_LENGTH)}`, null);
+  }
+
+  async setRole(userId: string, role: Role): Promise<void> {
+    await this.db.updateTable('user').set({ role, updatedAt: this.dateValue(new Date()) }).where('id', '=', userId).execute();
+  }
+
+  async findByEmail(email: string): Promise<AccountSummary | undefined> {
+    const [found] = await this.summaries().where(sql<string>`lower(${sql.ref('user.email')})`, '=', email.trim().toLowerCase()).execute();
+    return found && toSummary(found);
+  }
+
+  /** Accounts, newest first, with how many match in all. */
+  async list({ search, limit, offset }: AccountSearch): Promise<{ accounts: AccountSummary[]; total: number }> {
+    const pattern = search ? `%${search.trim().toLowerCase().replace(/[\\%_]/g, (c) => `\\${c}`)}%` : undefined;
+    const matching = sql<boolean>`lower(${sql.ref('user.email')}) like ${pattern ?? '%'} escape '\\'`;
+    const rows = await this.summaries().where(matching).orderBy('user.createdAt', 'desc').orderBy('user.id').limit(limit).offset(offset).execute();
+    const counted = await this.db.selectFrom('user').select((eb) => eb.fn.countAll<number>().as('total')).where(matching).executeTakeFirstOrThrow();
+    return { accounts: rows.map(toSummary), total: Number(counted.total) };
+  }
+
+  private summaries() {
+    return this.db
+      .selectFrom('user')
+      .leftJoin('credit_balance', 'credit_balance.user_id', 'user.id')
+      .select([
+        'user.id',
+        'user.email',
+        'user.name',
+        'user.emailVerified',
+        'user.plan',
+        'user.role',
+        'user.passwordProvenAt',
+        'user.createdAt',
+        'credit_balance.balance',
+      ]);
+  }
+
   private findUser(userId: string) {
     return this.db.selectFrom('user').select(['id', 'plan']).where('id', '=', userId).executeTakeFirst();
   }
@@ -70,3 +139,27 @@ export class AccountService {
   }
 }
 
+
+function toSummary(row: {
+  id: string;
+  email: string;
+  name: string;
+  emailVerified: boolean | number;
+  plan: string | null;
+  role: string | null;
+  passwordProvenAt: Date | string | null;
+  createdAt: Date | string;
+  balance: number | null;
+}): AccountSummary {
+  return {
+    id: row.id,
+    email: row.email,
+    name: row.name,
+    emailVerified: row.emailVerified === true || row.emailVerified === 1,
+    plan: toPlan(row.plan),
+    role: row.role ?? 'user',
+    passwordProven: row.passwordProvenAt !== null && row.passwordProvenAt !== '',
+    createdAt: toIsoString(row.createdAt),
+    balance: row.balance === null ? null : Number(row.balance),
+  };
+}

@@ -54,6 +54,15 @@ export class CreditStore {
     });
   }
 
+  /**
+   * Adds `amount` to the balance (creating the record when the user has none), with its ledger
+   * row; answers the balance after. For grants an operator makes.
+   */
+  async grant(userId: string, amount: number, reason: string, requestId: string | null): Promise<number> {
+    if (await this.grantInitial(userId, amount, reason, requestId)) return amount;
+    return this.credit(userId, amount, reason, requestId);
+  }
+
   /** The balance after any refill that has come due; undefined when the user has no record. */
   async get(userId: string, monthlyGrant: number, requestId: string | null): Promise<CreditInfo | undefined> {
     await this.refillIfDue(userId, monthlyGrant, requestId);
@@ -132,8 +141,8 @@ export class CreditStore {
       .execute();
   }
 
-  private async credit(userId: string, amount: number, reason: string, requestId: string | null) {
-    await this.db.transaction().execute(async (trx) => {
+  private async credit(userId: string, amount: number, reason: string, requestId: string | null): Promise<number> {
+    return this.db.transaction().execute(async (trx) => {
       const row = await trx
         .updateTable('credit_balance')
         .set({ balance: sql`balance + ${amount}`, updated_at: this.now().toISOString() })
@@ -141,6 +150,7 @@ export class CreditStore {
         .returning('balance')
         .executeTakeFirst();
       if (row) await this.writeLedger(trx, userId, amount, Number(row.balance), reason, requestId);
+      return Number(row?.balance ?? 0);
     });
   }
 

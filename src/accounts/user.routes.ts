@@ -1,4 +1,6 @@
 import { createRoute, z } from '@hono/zod-openapi';
+import type { VerificationOutcome } from '../auth/email-verification.js';
+import type { MailDelivery } from '../auth/mailer.js';
 import type { Principal } from '../auth/principal.js';
 import { ok } from '../http/envelope.js';
 import { forbidden, unauthorized } from '../http/errors.js';
@@ -87,10 +89,21 @@ const verifyEmailRoute = createRoute({
   summary: 'E-mail verification link target: verifies, then redirects to the dashboard',
   request: { query: z.object({ token: z.string().min(1) }) },
   responses: {
-    302: { description: 'To FRONTEND_URL with new_user=true on success, or to its sign-in page on failure' },
+    302: {
+      description:
+        'To FRONTEND_URL/?new_user=true once verified; to FRONTEND_URL/sign-in?verified=false for an unknown, used or expired link; ' +
+        'to FRONTEND_URL/sign-in?verified=true&password_reset=required&mail=smtp|log|failed for an ADMIN_EMAILS address whose password must be set anew',
+    },
     ...publicErrors,
   },
 });
+
+/** Where the dashboard lands after a verification link, by what the link did. */
+function verificationRedirect(outcome: VerificationOutcome, delivery: MailDelivery): string {
+  if (outcome.result !== 'set-password') return outcome.result === 'verified' ? '/?new_user=true' : '/sign-in?verified=false';
+  // An admin address whose password predates the proof: a reset link is on its way (or in the log).
+  return `/sign-in?verified=true&password_reset=required&mail=${outcome.mailFailed ? 'failed' : delivery}`;
+}
 
 function describe(principal: Principal | undefined) {
   if (!principal) {
@@ -159,15 +172,10 @@ export function userRoutes({ ctx, requireAuth, identify }: RouteDeps) {
 
   router.openapi(verifyEmailRoute, async (c) => {
     const { token } = c.req.valid('query');
+    const outcome = await ctx.emailVerification.verify(token);
+    c.get('log').info({ outcome: outcome.result }, 'e-mail verification link used');
     // Redirects go only to FRONTEND_URL, never to a URL taken from the request.
-    const frontend = ctx.config.frontendUrl;
-    try {
-      await ctx.auth.api.verifyEmail({ query: { token } });
-    } catch (error) {
-      c.get('log').info({ reason: error instanceof Error ? error.message : 'unknown' }, 'e-mail verification failed');
-      return c.redirect(`${frontend}/sign-in?verified=false`, 302);
-    }
-    return c.redirect(`${frontend}/?new_user=true`, 302);
+    return c.redirect(`${ctx.config.frontendUrl}${verificationRedirect(outcome, ctx.accountMail.delivery)}`, 302);
   });
 
   return router;

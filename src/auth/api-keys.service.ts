@@ -89,6 +89,12 @@ export class ApiKeyService {
     return toRecord(row);
   }
 
+  /** Whose key this is; undefined for an unknown id. For operators, who name keys by id alone. */
+  async ownerOf(id: string): Promise<string | undefined> {
+    const row = await this.db.selectFrom('apikey').select('referenceId').where('id', '=', id).executeTakeFirst();
+    return row?.referenceId;
+  }
+
   /** Deletes the key; the next request made with it fails authentication. */
   async revoke(userId: string, id: string): Promise<ApiKeyRecord> {
     const record = await this.get(userId, id);

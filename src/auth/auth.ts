@@ -1,26 +1,58 @@
 import { apiKey } from '@better-auth/api-key';
+import { kyselyAdapter } from '@better-auth/kysely-adapter';
 import { betterAuth, type BetterAuthOptions } from 'better-auth';
 import { bearer } from 'better-auth/plugins';
 import type { Logger } from 'pino';
 import type { Config } from '../config.js';
 import type { DatabaseHandle } from '../db/database.js';
-import type { Mailer } from './mailer.js';
+import { withHashedSessionTokens } from './session-tokens.js';
 
 /** Prefix of every API key Pluck issues; lets the auth middleware tell keys from session tokens. */
 export const API_KEY_PREFIX = 'pk_';
+
+/** Longest user-agent kept on a session row: the header itself may be kilobytes. */
+const MAX_STORED_USER_AGENT = 512;
+
+/** What better-auth tells Pluck about, whatever the route (sign-up, CLI, reset link). */
+export interface AuthEvents {
+  /** Once for every account created. */
+  userCreated(user: { id: string; email: string }): Promise<void>;
+  /** An unverified account asked for (or, at sign-up, was given) a verification link. */
+  verificationRequested(user: { id: string; email: string }): Promise<void>;
+  /** A password reset was asked for; `token` is the single-use reset token to mail. */
+  passwordResetRequested(user: { id: string; email: string }, token: string): Promise<void>;
+  /** A reset link was used: its new password is set. */
+  passwordReset(user: { id: string; email: string }): Promise<void>;
+}
 
 export interface AuthDependencies {
   config: Config;
   database: DatabaseHandle;
   secret: string;
-  mailer: Mailer;
   logger: Logger;
-  /** Called once for every account created, whatever the route (sign-up, CLI). */
-  onUserCreated: (user: { id: string; email: string }) => Promise<void>;
+  events: AuthEvents;
 }
 
-/** Path of Pluck's own verification endpoint, which users reach from the e-mail link. */
-export const VERIFY_EMAIL_PATH = '/v1/user/verify-email-token';
+/**
+ * better-auth routes Pluck does not serve. Its HTTP surface is Pluck's own routes in
+ * auth.routes.ts, which validate and forward to the handler; these are also closed in the
+ * handler itself, so no server-side call reaches them by mistake either.
+ */
+const DISABLED_PATHS = [
+  // Pluck's /v1/api-keys routes are the one way to manage keys.
+  '/api-key/create',
+  '/api-key/update',
+  '/api-key/delete',
+  '/api-key/list',
+  '/api-key/get',
+  // Verification is Pluck's single-use link (/v1/user/verify-email-token), and reset links open the dashboard.
+  '/verify-email',
+  '/reset-password/:token',
+  // They hand out or take session tokens as stored, which are digests here (session-tokens.ts).
+  '/list-sessions',
+  '/revoke-session',
+  '/revoke-other-sessions',
+];
 
 /**
  * better-auth checks the schema when an instance is created and keeps a mismatch until one of
@@ -30,10 +62,15 @@ export const VERIFY_EMAIL_PATH = '/v1/user/verify-email-token';
  * once) answers every auth call with SCHEMA_MISMATCH for the rest of its life.
  */
 export function createAuth(deps: AuthDependencies) {
-  return betterAuth(authOptions(deps));
+  const { database } = deps;
+  // The migration reads the plain Kysely form; the running instance stores session tokens hashed.
+  return betterAuth({
+    ...authOptions(deps),
+    database: withHashedSessionTokens(kyselyAdapter(database.db, { type: database.dialect })),
+  });
 }
 
-export function authOptions({ config, database, secret, mailer, logger, onUserCreated }: AuthDependencies) {
+export function authOptions({ config, database, secret, logger, events }: AuthDependencies) {
   const authLog = logger.child({ component: 'auth' });
   return {
     appName: 'Pluck',
@@ -54,40 +91,50 @@ export function authOptions({ config, database, secret, mailer, logger, onUserCr
       minPasswordLength: 8,
       maxPasswordLength: 128,
       requireEmailVerification: config.requireEmailVerification,
+      resetPasswordTokenExpiresIn: config.passwordResetTtlSeconds,
+      revokeSessionsOnPasswordReset: true,
+      sendResetPassword: async ({ user, token }) => events.passwordResetRequested(user, token),
+      onPasswordReset: async ({ user }) => events.passwordReset(user),
     },
     emailVerification: {
       sendOnSignUp: true,
       autoSignInAfterVerification: false,
-      sendVerificationEmail: async ({ user, token }) => {
-        // Users land on Pluck's endpoint, which redirects only to FRONTEND_URL: no caller-chosen target.
-        const link = `${config.publicBaseUrl}${VERIFY_EMAIL_PATH}?token=${encodeURIComponent(token)}`;
-        await mailer.send({
-          to: user.email,
-          subject: 'Verify your e-mail for Pluck',
-          text: `Open this link to verify your e-mail address:\n\n${link}\n`,
-          link,
-        });
-      },
+      // better-auth's own token is a signed JWT that works until it expires, however often it
+      // is used; Pluck mails a stored single-use token instead (email-verification.ts).
+      sendVerificationEmail: async ({ user }) => events.verificationRequested(user),
     },
+    // Reset and verification tokens are stored as SHA-256: the table holds nothing usable.
+    verification: { storeIdentifier: 'hashed' },
     user: {
       additionalFields: {
         // input: false: sign-up and update-user bodies can never set these.
         plan: { type: 'string', required: false, defaultValue: 'free', input: false },
         role: { type: 'string', required: false, defaultValue: 'user', input: false },
+        // When the password was last set by someone who had proven the address (a mailed reset
+        // link) or by an operator; ADMIN_EMAILS counts only then (see Authenticator.isAdmin).
+        passwordProvenAt: { type: 'date', required: false, input: false },
       },
     },
     databaseHooks: {
       user: {
         create: {
           after: async (user) => {
-            await onUserCreated({ id: user.id, email: user.email });
+            await events.userCreated({ id: user.id, email: user.email });
           },
         },
       },
+      session: {
+        create: {
+          before: async (session) => ({
+            data: { ...session, userAgent: session.userAgent?.slice(0, MAX_STORED_USER_AGENT) ?? null },
+          }),
+        },
+      },
     },
-    // Pluck's own /v1/api-keys routes are the one way to manage keys.
-    disabledPaths: ['/api-key/create', '/api-key/update', '/api-key/delete', '/api-key/list', '/api-key/get'],
-    rateLimit: { enabled: config.env === 'production', window: 60, max: 100 },
+    disabledPaths: DISABLED_PATHS,
+    // Pluck limits the auth routes itself (auth-limits.ts), per client address and e-mail,
+    // shared through Redis; better-auth's limiter counts per instance only.
+    rateLimit: { enabled: false },
     advanced: {
       ipAddress: { disableIpTracking: true },
       // better-auth turns these checks off when it detects a test runner; keep them on

@@ -39,10 +39,14 @@ export class Authenticator {
     }
   }
 
-  isAdmin(user: Pick<PrincipalUser, 'email' | 'emailVerified' | 'role'>): boolean {
+  /**
+   * Admin by an operator's act (role `admin`: the admin CLI, or another admin), or by an
+   * ADMIN_EMAILS address whose password was set after the address was proven. A verified
+   * address alone is not enough: whoever registered it first chose the password.
+   */
+  isAdmin(user: Pick<PrincipalUser, 'email' | 'emailVerified' | 'role' | 'passwordProven'>): boolean {
     if (user.role === 'admin') return true;
-    // An unverified address proves nothing: whoever signs up first with it must not become admin.
-    return user.emailVerified && this.config.adminEmails.has(user.email.toLowerCase());
+    return user.emailVerified && user.passwordProven && this.config.adminEmails.has(user.email.toLowerCase());
   }
 
   private async fromApiKey(key: string): Promise<Principal | undefined> {
@@ -81,7 +85,7 @@ export class Authenticator {
   async loadUser(userId: string): Promise<PrincipalUser | undefined> {
     const row = await this.db
       .selectFrom('user')
-      .select(['id', 'email', 'name', 'emailVerified', 'plan', 'role', 'createdAt'])
+      .select(['id', 'email', 'name', 'emailVerified', 'plan', 'role', 'passwordProvenAt', 'createdAt'])
       .where('id', '=', userId)
       .executeTakeFirst();
     return row && normaliseUser(row as unknown as Record<string, unknown>);
@@ -102,6 +106,7 @@ function normaliseUser(row: Record<string, unknown>): PrincipalUser {
     emailVerified: row.emailVerified === true || row.emailVerified === 1,
     plan: toPlan(row.plan),
     role: typeof row.role === 'string' ? row.role : 'user',
+    passwordProven: row.passwordProvenAt !== null && row.passwordProvenAt !== undefined && row.passwordProvenAt !== '',
     createdAt: toIsoString(row.createdAt),
   };
 }

@@ -9,13 +9,19 @@ export interface MailMessage {
   link?: string;
 }
 
+/** Where a message goes: out by SMTP, or into the server's log when SMTP_URL is unset. */
+export type MailDelivery = 'smtp' | 'log';
+
 export interface Mailer {
+  /** Told to callers, so nobody is promised an e-mail that was only logged. */
+  readonly delivery: MailDelivery;
   send(message: MailMessage): Promise<void>;
 }
 
 /** Without SMTP the message is logged, so an operator can still hand the link over. */
 export function createLogMailer(logger: Logger): Mailer {
   return {
+    delivery: 'log',
     async send(message) {
       logger.info({ to: message.to, subject: message.subject, link: message.link }, 'e-mail not sent (SMTP_URL unset)');
     },
@@ -25,6 +31,7 @@ export function createLogMailer(logger: Logger): Mailer {
 export function createSmtpMailer(smtpUrl: string, from: string): Mailer {
   const transport = nodemailer.createTransport(smtpUrl);
   return {
+    delivery: 'smtp',
     async send(message) {
       await transport.sendMail({ from, to: message.to, subject: message.subject, text: message.text });
     },

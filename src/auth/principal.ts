@@ -7,6 +7,8 @@ export interface PrincipalUser {
   emailVerified: boolean;
   plan: PlanName;
   role: string;
+  /** The password was set after the address was proven, or by an operator (see Credentials). */
+  passwordProven: boolean;
   createdAt: string;
 }
 

@@ -1,57 +1,98 @@
-import { randomBytes } from 'node:crypto';
 import { parseArgs } from 'node:util';
-import { ConfigError, loadConfig, type PlanName } from '../config.js';
-import { type AppContext, closeContext, createContext } from '../container.js';
+import { createSmtpMailer, type Mailer } from '../auth/mailer.js';
+import { ConfigError, type Config, loadConfig } from '../config.js';
+import { type Command, CommandError, COMMANDS, UsageError } from './commands.js';
+import { type CliIo, processIo } from './output.js';
 
-const USAGE = `Usage:
-  npm run admin -- create-key --email EMAIL [--name KEY_NAME] [--plan free|pro]
-      Creates the account (e-mail marked verified) if it does not exist, then prints a new API
-      key once. --plan sets the account's plan.`;
+const PREFIX = 'npm run admin --';
 
-/** Operator tool for machines without a dashboard. Writes only the key to stdout. */
-async function main(argv: string[]) {
-  const [command, ...rest] = argv;
-  if (command !== 'create-key') return fail(USAGE);
-  const { values } = parseArgs({
-    args: rest,
-    options: { email: { type: 'string' }, name: { type: 'string' }, plan: { type: 'string' } },
-  });
-  const email = values.email?.trim().toLowerCase();
-  if (!email || !/^[^\s@]+@[^\s@]+$/.test(email)) return fail(`--email is required\n\n${USAGE}`);
-  if (values.plan && values.plan !== 'free' && values.plan !== 'pro') return fail('--plan must be free or pro');
+function usageLine(name: string, command: Command): string {
+  return `${PREFIX} ${name} ${command.usage}`;
+}
 
-  const config = loadConfig({ ...process.env, LOG_LEVEL: process.env.LOG_LEVEL ?? 'warn' });
-  const ctx = await createContext(config);
+function commandHelp(name: string, command: Command): string {
+  return `${command.summary}.\n\nUsage:\n  ${usageLine(name, command)}\n\n${command.details}\n  --help  Show this help.`;
+}
+
+function overview(): string {
+  const width = Math.max(...Object.keys(COMMANDS).map((name) => name.length));
+  const lines = Object.entries(COMMANDS).map(([name, command]) => `  ${name.padEnd(width)}  ${command.summary}`);
+  return [
+    'Operate Pluck accounts from the server, without SQL. Uses the same settings as the service',
+    '(DATA_DIR or DATABASE_URL, SMTP_URL, ADMIN_EMAILS, ...).',
+    '',
+    `Usage: ${PREFIX} <command> [options]`,
+    '',
+    'Commands:',
+    ...lines,
+    '',
+    `Run ${PREFIX} <command> --help for a command's options.`,
+  ].join('\n');
+}
+
+/**
+ * Mail for the CLI: by SMTP when SMTP_URL is set; otherwise the link is printed on stdout, for
+ * the operator to hand over (the service would only have logged it).
+ */
+function cliMailer(config: Config, io: CliIo): Mailer {
+  if (config.smtpUrl) return createSmtpMailer(config.smtpUrl, config.mailFrom);
+  return { delivery: 'log', send: async (message) => io.out(message.link ?? message.text) };
+}
+
+/** Runs one command; answers the exit code (0 done, 1 failed, 2 misused). */
+export async function runAdmin(argv: string[], env: Record<string, string | undefined>, io: CliIo = processIo): Promise<number> {
+  const [name, ...rest] = argv;
+  if (!name || name === '--help' || name === '-h' || name === 'help') {
+    const topic = name === 'help' ? rest[0] : undefined;
+    const command = topic ? COMMANDS[topic] : undefined;
+    io.out(command ? commandHelp(topic!, command) : overview());
+    return 0;
+  }
+  const command = COMMANDS[name];
+  if (!command) {
+    io.err(`Unknown command: ${name}\n\n${overview()}`);
+    return 2;
+  }
+  let values: Record<string, string | boolean | undefined>;
   try {
-    const userId = await ensureUser(ctx, email);
-    if (values.plan) await ctx.accounts.updatePlan(userId, values.plan as PlanName, 'admin-cli', null);
-    const key = await ctx.apiKeys.create(userId, values.name ?? 'admin-cli');
-    process.stderr.write(`Created API key ${key.id} (${key.start}...) for ${email}. It is shown only once:\n`);
-    process.stdout.write(`${key.key}\n`);
+    ({ values } = parseArgs({ args: rest, options: { ...command.options, help: { type: 'boolean', short: 'h' } }, strict: true }));
+  } catch (error) {
+    io.err(`${error instanceof Error ? error.message : String(error)}\n\nUsage:\n  ${usageLine(name, command)}`);
+    return 2;
+  }
+  if (values.help) {
+    io.out(commandHelp(name, command));
+    return 0;
+  }
+
+  const config = loadConfig({ ...env, LOG_LEVEL: env.LOG_LEVEL ?? 'warn' });
+  // Loaded only now: help and usage errors answer at once, without the whole service.
+  const { closeContext, createContext } = await import('../container.js');
+  const ctx = await createContext(config, { mailer: cliMailer(config, io) });
+  try {
+    await command.run(ctx, values, io);
+    return 0;
+  } catch (error) {
+    if (error instanceof UsageError) {
+      io.err(`${error.message}\n\nUsage:\n  ${usageLine(name, command)}`);
+      return 2;
+    }
+    if (error instanceof CommandError) {
+      io.err(error.message);
+      return 1;
+    }
+    throw error;
   } finally {
     await closeContext(ctx);
   }
 }
 
-async function ensureUser(ctx: AppContext, email: string): Promise<string> {
-  const existing = await ctx.database.db.selectFrom('user').select('id').where('email', '=', email).executeTakeFirst();
-  if (existing) return existing.id;
-  // The operator vouches for the address; the random password can be replaced by a reset later.
-  const created = await ctx.auth.api.signUpEmail({
-    body: { email, password: randomBytes(24).toString('base64url'), name: email.split('@')[0] ?? email },
-  });
-  const verified = ctx.database.dialect === 'postgres' ? true : 1;
-  await ctx.database.db.updateTable('user').set({ emailVerified: verified }).where('id', '=', created.user.id).execute();
-  process.stderr.write(`Created account ${email}\n`);
-  return created.user.id;
-}
-
-function fail(message: string) {
-  process.stderr.write(`${message}\n`);
-  process.exitCode = 2;
-}
-
-main(process.argv.slice(2)).catch((error) => {
-  process.stderr.write(`${error instanceof ConfigError ? error.message : error instanceof Error ? error.stack : String(error)}\n`);
-  process.exitCode = 1;
-});
+runAdmin(process.argv.slice(2), process.env).then(
+  (code) => {
+    process.exitCode = code;
+  },
+  (error: unknown) => {
+    process.stderr.write(`${error instanceof ConfigError ? error.message : error instanceof Error ? error.stack : String(error)}\n`);
+    process.exitCode = 1;
+  },
+);

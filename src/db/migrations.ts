@@ -65,6 +65,16 @@ function migrationsFor(dialect: DialectName): Record<string, Migration> {
       await db.schema.createIndex('file_orphan_expires_idx').on('file_orphan').column('expires_at').execute();
     },
   },
+  '0004_tokens_at_rest': {
+    async up(db: Kysely<unknown>) {
+      // From here on session tokens are stored as SHA-256 digests and verification values under
+      // hashed identifiers. Rows written before hold usable secrets (in this database and in
+      // every backup of it): they are ended rather than converted, so none of them works again.
+      // Signed-in users sign in once more; API keys are not affected.
+      await sql`delete from ${sql.table('session')}`.execute(db);
+      await sql`delete from ${sql.table('verification')}`.execute(db);
+    },
+  },
   };
 }
 

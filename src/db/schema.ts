@@ -7,6 +7,8 @@ import type { Generated } from 'kysely';
  */
 export interface Database {
   user: UserTable;
+  session: SessionTable;
+  verification: VerificationTable;
   apikey: ApiKeyTable;
   credit_balance: CreditBalanceTable;
   credit_ledger: CreditLedgerTable;
@@ -21,8 +23,29 @@ export interface UserTable {
   emailVerified: boolean | number;
   role: string | null;
   plan: string | null;
+  /** When the password was last set through a mailed reset link or by an operator (see Credentials). */
+  passwordProvenAt: Date | string | null;
   createdAt: Date | string;
   updatedAt: Date | string;
+}
+
+/** better-auth's sessions; `token` holds the SHA-256 of the token (src/auth/session-tokens.ts). */
+export interface SessionTable {
+  id: string;
+  token: string;
+  userId: string;
+  expiresAt: Date | string;
+  userAgent: string | null;
+  createdAt: Date | string;
+}
+
+/** better-auth's single-use values (reset and verification tokens), each under the SHA-256 of its identifier. */
+export interface VerificationTable {
+  id: string;
+  identifier: string;
+  value: string;
+  expiresAt: Date | string;
+  createdAt: Date | string;
 }
 
 export interface ApiKeyTable {

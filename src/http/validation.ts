@@ -16,12 +16,17 @@ export interface ValidationIssue {
   received?: string;
 }
 
-/** The JSON type of a value as the spec's `received` names it. */
-export function jsonTypeOf(value: unknown): string {
+/**
+ * The type of a value as the spec's `received` names it: the wording of the validation
+ * library whose error bodies the spec quotes (Zod 3's parsed types), so `42` and `4.2` are
+ * both `number`, and `nan` is the one number it names apart.
+ */
+export function receivedTypeOf(value: unknown): string {
   if (value === undefined) return 'undefined';
   if (value === null) return 'null';
   if (Array.isArray(value)) return 'array';
-  if (typeof value === 'number') return Number.isInteger(value) ? 'integer' : 'number';
+  if (typeof value === 'number') return Number.isNaN(value) ? 'nan' : 'number';
+  if (value instanceof Date) return 'date';
   return typeof value;
 }
 
@@ -58,7 +63,7 @@ export function toSpecIssues(error: ZodError, input: unknown): ValidationIssue[]
         received: 'undefined',
       });
     } else if (issue.code === 'invalid_type') {
-      issues.push({ code: issue.code, path, message: issue.message, expected: issue.expected, received: jsonTypeOf(received) });
+      issues.push({ code: issue.code, path, message: issue.message, expected: issue.expected, received: receivedTypeOf(received) });
     } else {
       issues.push({ code: issue.code, path, message: issue.message });
     }
@@ -105,7 +110,7 @@ export function installZodMessages() {
     customError: (issue) => {
       if (issue.code === 'invalid_type') {
         if (issue.input === undefined) return 'Required';
-        return `Expected ${issue.expected}, received ${jsonTypeOf(issue.input)}`;
+        return `Expected ${issue.expected}, received ${receivedTypeOf(issue.input)}`;
       }
       return undefined;
     },

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { verifyEmail } from '../helpers/accounts.js';
+import { PASSWORD, resetToken, verifyEmail } from '../helpers/accounts.js';
 import { apiClient } from '../helpers/client.js';
 import { testDialects } from '../helpers/databases.js';
 import { startTestServer, type TestServer } from '../helpers/test-server.js';
@@ -98,14 +98,24 @@ for (const dialect of await testDialects()) {
       expect(row).toEqual({ role: 'user', plan: 'free' });
     });
 
-    it('makes an ADMIN_EMAILS account admin only once its address is verified', async () => {
+    it('makes an ADMIN_EMAILS account admin only once a password was set through a mailed link', async () => {
       const { token, userId } = await api.signUp('boss@example.com');
       const before = await api.post('/v1/system/update-user-plan', { userId, plan: 'pro' }, token);
       expect(before.status, before.text).toBe(403);
       expect(before.body.error.code).toBe('FORBIDDEN');
+      // Verifying proves the address, but not who chose the password: it ends, with the session.
       const verified = await verifyEmail(server, 'boss@example.com');
       expect(verified.status).toBe(302);
-      const after = await api.post('/v1/system/update-user-plan', { userId, plan: 'pro' }, token);
+      expect(verified.headers.get('location')).toBe('http://dashboard.example.com/sign-in?verified=true&password_reset=required&mail=smtp');
+      expect((await api.get('/v1/user/credits', token)).status).toBe(401);
+      const oldPassword = await api.post('/v1/auth/sign-in/email', { email: 'boss@example.com', password: PASSWORD });
+      expect(oldPassword.status).toBe(401);
+
+      const reset = await api.post('/v1/auth/reset-password', { token: resetToken(server, 'boss@example.com'), newPassword: 'the boss chose this' });
+      expect(reset.status, reset.text).toBe(200);
+      const signIn = await api.post('/v1/auth/sign-in/email', { email: 'boss@example.com', password: 'the boss chose this' });
+      expect(signIn.status, signIn.text).toBe(200);
+      const after = await api.post('/v1/system/update-user-plan', { userId, plan: 'pro' }, signIn.body.token);
       expect(after.status, after.text).toBe(200);
     });
 
@@ -132,14 +142,39 @@ for (const dialect of await testDialects()) {
       expect(res.headers.get('location')).toBe('http://dashboard.example.com/sign-in?verified=false');
     });
 
-    it('refuses sign-up callback URLs on foreign origins', async () => {
-      const res = await api.post('/v1/auth/sign-up/email', {
-        email: `cb-${crypto.randomUUID()}@example.com`,
-        password: 'correct horse battery',
-        name: 'Callback',
-        callbackURL: 'https://evil.example.net/',
-      });
-      expect(res.status, res.text).toBe(403);
+    it('refuses fields better-auth would act on (callbackURL, image) and unknown ones, with 422', async () => {
+      for (const extra of [{ callbackURL: 'https://evil.example.net/' }, { image: 'https://evil.example.net/x.png' }, { isAdmin: true }]) {
+        const email = `cb-${crypto.randomUUID()}@example.com`;
+        const res = await api.post('/v1/auth/sign-up/email', { email, password: PASSWORD, name: 'Callback', ...extra });
+        expect(res.status, res.text).toBe(422);
+        expect(res.body.error).toMatchObject({ code: 'VALIDATION_ERROR', issues: [{ code: 'unrecognized_keys' }] });
+        const row = await server.ctx.database.db.selectFrom('user').select('id').where('email', '=', email).executeTakeFirst();
+        expect(row).toBeUndefined();
+      }
+    });
+
+    it('bounds every text field an account stores: a name of 1,040,000 characters is refused, not stored', async () => {
+      const email = `long-${crypto.randomUUID()}@example.com`;
+      const huge = await api.post('/v1/auth/sign-up/email', { email, password: PASSWORD, name: 'n'.repeat(1_040_000) });
+      expect(huge.status, huge.text.slice(0, 300)).toBe(422);
+      expect(huge.body.error.issues).toEqual([expect.objectContaining({ code: 'too_big', path: ['name'] })]);
+      expect(await server.ctx.database.db.selectFrom('user').select('id').where('email', '=', email).executeTakeFirst()).toBeUndefined();
+      const longEmail = await api.post('/v1/auth/sign-up/email', { email: `${'e'.repeat(250)}@example.com`, password: PASSWORD, name: 'E' });
+      expect(longEmail.status).toBe(422);
+      expect(longEmail.body.error.issues[0].path).toEqual(['email']);
+
+      const { token, userId } = await api.signUp(email);
+      const rename = await api.post('/v1/auth/update-user', { name: 'x'.repeat(101) }, token);
+      expect(rename.status).toBe(422);
+      expect((await api.post('/v1/auth/update-user', { name: 'y'.repeat(100) }, token)).status).toBe(200);
+      const row = await server.ctx.database.db.selectFrom('user').select('name').where('id', '=', userId).executeTakeFirstOrThrow();
+      expect(row.name).toBe('y'.repeat(100));
+
+      // The user agent better-auth keeps on each session is cut, whatever the header holds.
+      const signIn = await api.request('POST', '/v1/auth/sign-in/email', { body: { email, password: PASSWORD }, headers: { 'user-agent': 'u'.repeat(8000) } });
+      expect(signIn.status, signIn.text).toBe(200);
+      const sessions = await server.ctx.database.db.selectFrom('session').select('userAgent').where('userId', '=', userId).execute();
+      expect(Math.max(...sessions.map((session) => session.userAgent?.length ?? 0))).toBe(512);
     });
   });
 }

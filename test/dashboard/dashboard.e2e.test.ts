@@ -218,6 +218,158 @@ describe('the account dashboard in a real browser', () => {
     expect((await api.get('/v1/user/credits', token!)).status).toBe(401);
   });
 
+  it('resets a forgotten password through the mailed link, then changes it on the Account screen', async () => {
+    await page.getByRole('link', { name: 'Forgot your password?' }).click();
+    await page.getByRole('heading', { name: 'Reset your password' }).waitFor(WAIT);
+    await page.getByLabel('Email').fill(email);
+    await page.getByRole('button', { name: 'Send the reset link' }).click();
+    await page.getByText(`If an account uses ${email}, we sent it a link`).waitFor(WAIT);
+    const link = server.outbox.filter((message) => message.to === email).at(-1)!.link!;
+    expect(link.startsWith(`${server.baseUrl}/reset-password?token=`)).toBe(true);
+
+    await page.goto(link);
+    await page.getByRole('heading', { name: 'Choose a new password' }).waitFor(WAIT);
+    // The token leaves the address bar (and so the history) at once.
+    expect(page.url()).toBe(`${server.baseUrl}/reset-password`);
+    await page.getByLabel('New password', { exact: true }).fill('forgotten and found');
+    await page.getByLabel('New password again').fill('forgotten and foun');
+    await page.getByText('The two passwords differ.').waitFor(WAIT);
+    expect(await page.getByRole('button', { name: 'Set the password' }).isDisabled()).toBe(true);
+    await page.getByLabel('New password again').fill('forgotten and found');
+    await page.getByRole('button', { name: 'Set the password' }).click();
+    await page.getByRole('heading', { name: 'Sign in to Pluck' }).waitFor(WAIT);
+    expect(await page.getByRole('status').textContent()).toContain('Your new password is set');
+
+    // The link worked once.
+    const reused = await api.post('/v1/auth/reset-password', { token: new URL(link).searchParams.get('token'), newPassword: 'once more please' });
+    expect(reused.body.error.code).toBe('INVALID_TOKEN');
+
+    await page.getByLabel('Email').fill(email);
+    await page.getByLabel('Password').fill('forgotten and found');
+    await page.getByRole('button', { name: 'Sign in' }).click();
+    await page.getByRole('heading', { name: 'API keys', level: 1 }).waitFor(WAIT);
+    const before = await page.evaluate(() => sessionStorage.getItem('pluck.session'));
+    const elsewhere = (await api.post('/v1/auth/sign-in/email', { email, password: 'forgotten and found' })).body.token;
+
+    await page.getByRole('link', { name: 'Account' }).click();
+    await page.getByRole('heading', { name: 'Change your password' }).waitFor(WAIT);
+    expect(await page.getByRole('main').textContent()).toContain(email);
+    await page.getByLabel('Current password').fill('not my password');
+    await page.getByLabel('New password', { exact: true }).fill(password);
+    await page.getByLabel('New password again').fill(password);
+    await page.getByRole('button', { name: 'Change password' }).click();
+    await page.getByRole('alert').waitFor(WAIT);
+    expect(await page.getByRole('alert').textContent()).toContain('INVALID_PASSWORD');
+    await page.getByLabel('Current password').fill('forgotten and found');
+    await page.getByRole('button', { name: 'Change password' }).click();
+    await page.getByText('Your password is changed').waitFor(WAIT);
+    // This tab carries on with the new session; every other one has ended.
+    const after = await page.evaluate(() => sessionStorage.getItem('pluck.session'));
+    expect(after).not.toBe(before);
+    expect((await api.get('/v1/user/credits', after!)).status).toBe(200);
+    for (const old of [before!, elsewhere]) expect((await api.get('/v1/user/credits', old)).status).toBe(401);
+    await page.getByRole('link', { name: 'Credits and plan' }).click();
+    await page.getByRole('heading', { name: 'Balance' }).waitFor(WAIT);
+  });
+
+  it("keeps a browser on another site from signing up: preflight blocked, a simple request or form refused", async () => {
+    const victim = `csrf-${crypto.randomUUID()}@example.com`;
+    const foreign = await context.newPage();
+    try {
+      await foreign.goto(`${site.origin}/article`);
+      const outcomes = await foreign.evaluate(
+        async ({ base, victim }) => {
+          const body = JSON.stringify({ email: victim, password: 'correct horse battery', name: 'CSRF' });
+          const tries: RequestInit[] = [
+            { method: 'POST', body, headers: { 'content-type': 'application/json' } },
+            { method: 'POST', body, mode: 'no-cors', headers: { 'content-type': 'text/plain' } },
+          ];
+          const results: string[] = [];
+          for (const init of tries) {
+            try {
+              const answer = await fetch(`${base}/v1/auth/sign-up/email`, init);
+              results.push(`${answer.type}:${answer.status}`);
+            } catch {
+              results.push('blocked');
+            }
+          }
+          return results;
+        },
+        { base: server.baseUrl, victim },
+      );
+      expect(outcomes).toEqual(['blocked', 'opaque:0']);
+      // A form posted across sites lands on Pluck's refusal.
+      await foreign.evaluate(
+        ({ action, victim }) => {
+          const form = document.createElement('form');
+          form.method = 'post';
+          form.action = action;
+          form.enctype = 'text/plain';
+          const input = document.createElement('input');
+          input.name = `{"email":"${victim}","password":"correct horse battery","name":"x","pad":"`;
+          input.value = '"}';
+          form.append(input);
+          document.body.append(form);
+          form.submit();
+        },
+        { action: `${server.baseUrl}/v1/auth/sign-up/email`, victim },
+      );
+      await foreign.waitForURL(`${server.baseUrl}/v1/auth/sign-up/email`, WAIT);
+      expect(await foreign.textContent('body')).toContain('UNSUPPORTED_MEDIA_TYPE');
+    } finally {
+      await foreign.close();
+    }
+    const refused = server.logs.filter((line) => line.includes('"path":"/v1/auth/sign-up/email"') && line.includes('"status":415'));
+    expect(refused.length).toBe(2);
+    const row = await server.ctx.database.db.selectFrom('user').select('id').where('email', '=', victim).executeTakeFirst();
+    expect(row).toBeUndefined();
+  });
+
+  it('says where a link went when the server has no e-mail set up', async () => {
+    // No SMTP_URL and no test outbox: the service's own mailer, which writes links to its log.
+    const admin = `admin-${crypto.randomUUID()}@example.com`;
+    const unmailed = await startTestServer('sqlite', { DASHBOARD_DIR: dashboardDir, ADMIN_EMAILS: admin }, { mailer: undefined });
+    const loggedLink = (to: string, path: string) =>
+      unmailed.logs
+        .map((line) => JSON.parse(line) as { msg: string; to?: string; link?: string })
+        .filter((entry) => entry.msg === 'e-mail not sent (SMTP_URL unset)' && entry.to === to && entry.link?.includes(path))
+        .at(-1)?.link;
+    const fresh = await browser.newContext({ locale: 'en-US' });
+    try {
+      const tab = await fresh.newPage();
+      const address = `nomail-${crypto.randomUUID()}@example.com`;
+      await tab.goto(`${unmailed.baseUrl}/sign-up`);
+      await tab.getByLabel('Name').fill('No Mail');
+      await tab.getByLabel('Email').fill(address);
+      await tab.getByLabel('Password').fill(password);
+      await tab.getByRole('button', { name: 'Sign up' }).click();
+      await tab.getByRole('heading', { name: 'API keys', level: 1 }).waitFor(WAIT);
+      const welcome = (await tab.getByRole('status').first().textContent()) ?? '';
+      expect(welcome).toContain(`the link to verify ${address} was written to the server's log`);
+      expect(welcome).not.toContain('We sent');
+      expect(unmailed.logs.some((line) => line.includes('e-mail not sent (SMTP_URL unset)') && line.includes('verify-email-token'))).toBe(true);
+
+      await tab.getByRole('button', { name: 'Sign out' }).click();
+      await tab.getByRole('link', { name: 'Forgot your password?' }).click();
+      await tab.getByLabel('Email').fill(address);
+      await tab.getByRole('button', { name: 'Send the reset link' }).click();
+      await tab.getByText("the password reset link for").waitFor(WAIT);
+      expect(await tab.getByRole('status').textContent()).toContain("was written to the server's log");
+
+      // An admin address verified: its sign-up password ends, and the page says where the reset link went.
+      await apiClient(unmailed.baseUrl).signUp(admin);
+      await tab.goto(loggedLink(admin, '/v1/user/verify-email-token')!);
+      await tab.getByRole('heading', { name: 'Sign in to Pluck' }).waitFor(WAIT);
+      const notice = (await tab.getByRole('status').textContent()) ?? '';
+      expect(notice).toContain('It is an administrator address');
+      expect(notice).toContain("the link to set a new password was written to the server's log");
+      expect(loggedLink(admin, '/reset-password')).toBeDefined();
+    } finally {
+      await fresh.close();
+      await unmailed.close();
+    }
+  });
+
   it('with verification required, says where the link went and signs in once it was followed', async () => {
     const strict = await startTestServer('sqlite', { REQUIRE_EMAIL_VERIFICATION: 'true', DASHBOARD_DIR: dashboardDir });
     const fresh = await browser.newContext({ locale: 'en-US' });

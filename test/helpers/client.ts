@@ -5,15 +5,18 @@ export interface ApiResponse<T = any> {
   text: string;
 }
 
-/** A small JSON client for tests; failure messages carry the whole body. */
-export function apiClient(baseUrl: string, origin = baseUrl) {
+/**
+ * A small JSON client for tests; failure messages carry the whole body. It sends `origin`
+ * as a browser page of the dashboard would; `null` sends none, as scripts and curl do.
+ * `defaultHeaders` go on every request (X-Forwarded-For, for one).
+ */
+export function apiClient(baseUrl: string, origin: string | null = baseUrl, defaultHeaders: Record<string, string> = {}) {
   async function request<T = any>(
     method: string,
     path: string,
     options: { token?: string; body?: unknown; rawBody?: string; headers?: Record<string, string> } = {},
   ): Promise<ApiResponse<T>> {
-    // Node's fetch sends Sec-Fetch-Mode, so better-auth's CSRF check wants an Origin, as a browser sends.
-    const headers: Record<string, string> = { origin, ...options.headers };
+    const headers: Record<string, string> = { ...(origin === null ? {} : { origin }), ...defaultHeaders, ...options.headers };
     if (options.token) headers.authorization = `Bearer ${options.token}`;
     let body: string | undefined;
     if (options.rawBody !== undefined) body = options.rawBody;

@@ -21,15 +21,29 @@ export interface TestServer {
   close(): Promise<void>;
 }
 
-/** Records messages instead of sending them: the e-mail boundary, not one of our modules. */
+/** Records messages instead of sending them: the e-mail boundary (it stands in for SMTP), not one of our modules. */
 function createOutbox(): Mailer & { messages: MailMessage[] } {
   const messages: MailMessage[] = [];
-  return { messages, send: async (message) => void messages.push(message) };
+  return { messages, delivery: 'smtp', send: async (message) => void messages.push(message) };
 }
+
+/**
+ * Attempt limits of the auth routes, raised so that suites signing up many accounts from
+ * 127.0.0.1 are not refused; the suites about those limits pass the production values.
+ */
+export const RELAXED_AUTH_LIMITS: Record<string, string> = {
+  AUTH_SIGN_IN_PER_ADDRESS: '100000',
+  AUTH_SIGN_IN_PER_EMAIL: '100000',
+  AUTH_SIGN_UP_PER_ADDRESS: '100000',
+  AUTH_MAIL_PER_ADDRESS: '100000',
+  AUTH_MAIL_PER_EMAIL: '100000',
+};
 
 /**
  * Starts the real app on 127.0.0.1, port 0, with a fresh SQLite file or PostgreSQL database.
  * The port is known only after listening, so the public base URL is set from it afterwards.
+ * Mail lands in `outbox` unless SMTP_URL is set, or `overrides.mailer` is given (undefined:
+ * the service's own log mailer, as with SMTP_URL unset in production).
  */
 export async function startTestServer(
   dialect: TestDialect,
@@ -47,6 +61,7 @@ export async function startTestServer(
     PORT: String(listener.port),
     PUBLIC_BASE_URL: baseUrl,
     AUTH_SECRET: 'test-secret-that-is-long-enough-for-better-auth',
+    ...RELAXED_AUTH_LIMITS,
     ...(postgres ? { DATABASE_URL: postgres.url } : {}),
     ...env,
   });
@@ -72,18 +87,21 @@ export async function startTestServer(
   };
 }
 
+type FetchHandler = (request: Request, bindings: unknown) => Response | Promise<Response>;
+
 /** Listens first so the URL is known before the app (whose auth needs it) is built. */
 async function listenOnFreePort() {
-  let handler: ((request: Request) => Response | Promise<Response>) | undefined;
+  let handler: FetchHandler | undefined;
   const server = serve({
     port: 0,
     hostname: '127.0.0.1',
-    fetch: (request) => (handler ? handler(request) : new Response('starting', { status: 503 })),
+    // The bindings carry the socket, from which the app reads the client address.
+    fetch: (request, bindings) => (handler ? handler(request, bindings) : new Response('starting', { status: 503 })),
   });
   await new Promise<void>((resolve) => server.once('listening', () => resolve()));
   return {
     port: (server.address() as AddressInfo).port,
-    attach: (fetch: (request: Request) => Response | Promise<Response>) => {
+    attach: (fetch: FetchHandler) => {
       handler = fetch;
     },
     close: () =>

@@ -30,12 +30,18 @@ describe('validation error body', () => {
     ]);
   });
 
-  it('names the JSON type it received for a wrong type', async () => {
-    const res = await api.post('/v1/system/update-user-plan', { userId: 42, plan: 'pro' }, admin);
-    expect(res.status).toBe(422);
-    expect(res.body.error.issues).toEqual([
-      { code: 'invalid_type', path: ['userId'], message: 'Expected string, received integer', expected: 'string', received: 'integer' },
-    ]);
+  it('names the type it received as the spec\'s validation library does: 42 and 4.2 are both number', async () => {
+    // The spec quotes Zod 3's bodies, whose parsed type of 42 is `number`; `integer` was ours.
+    for (const userId of [42, 4.2]) {
+      const res = await api.post('/v1/system/update-user-plan', { userId, plan: 'pro' }, admin);
+      expect(res.status).toBe(422);
+      expect(res.body.error.issues).toEqual([
+        { code: 'invalid_type', path: ['userId'], message: 'Expected string, received number', expected: 'string', received: 'number' },
+      ]);
+      expect(res.body.error.message).toBe('Invalid request: userId: Expected string, received number');
+    }
+    const kinds = await api.post('/v1/system/update-user-plan', { userId: true, plan: { name: 'pro' } }, admin);
+    expect(kinds.body.error.issues.map((i: { received?: string }) => i.received)).toEqual(['boolean', undefined]);
     const nulls = await api.post('/v1/system/update-user-plan', { userId: null, plan: ['pro'] }, admin);
     expect(nulls.body.error.issues.map((i: { path: string[]; received?: string }) => [i.path[0], i.received])).toEqual([
       ['userId', 'null'],

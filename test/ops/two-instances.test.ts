@@ -10,6 +10,7 @@ import { type RecordingServer, startRecordingServer } from '../helpers/recording
 import { backendEnv, deleteRedisKeys, testBackends, uniqueRedisPrefix } from '../helpers/redis.js';
 import { startS3Server, type TestS3Server } from '../helpers/s3-server.js';
 import { type ServerProcess, startServerProcess } from '../helpers/server-process.js';
+import { RELAXED_AUTH_LIMITS } from '../helpers/test-server.js';
 
 /** The address clients use, as behind a load balancer; both instances hand out links under it. */
 const PUBLIC_URL = 'http://pluck.test';
@@ -56,6 +57,8 @@ describe.skipIf(!shared)('two server processes sharing PostgreSQL, Redis and a b
       PRO_MONTHLY_CREDITS: String(CREDITS),
       PRO_CONCURRENCY: '20',
       FILE_SWEEP_INTERVAL_SECONDS: '0',
+      // Every account here signs up from 127.0.0.1, counted across both instances through Redis.
+      ...RELAXED_AUTH_LIMITS,
     };
     for (let i = 0; i < 2; i += 1) dataDirs.push(await mkdtemp(join(tmpdir(), 'pluck-instance-')));
     // Both start at the same moment on the empty database: their migrations race.

@@ -1,13 +1,18 @@
 import { useEffect, useRef, useState } from 'preact/hooks';
 import { ApiError, apiRequest, type AuthUser } from '../api';
 import { describeError } from '../format';
-import { type AuthScreen as Mode, navigate } from '../router';
+import { linkNotice, type MailDelivery } from '../mail';
+import { navigate } from '../router';
 import { ErrorMessage } from './ErrorMessage';
 
 interface AuthAnswer {
   token: string | null;
   user: AuthUser;
+  /** Sign-up only: where the verification link went. */
+  mailDelivery?: MailDelivery;
 }
+
+type Mode = 'sign-in' | 'sign-up';
 
 export interface SignedIn {
   token: string;
@@ -21,6 +26,17 @@ function verificationNotice(): { text: string; kind: 'success' | 'error' } | und
   const query = new URLSearchParams(location.search);
   if (query.get('verified') === 'false') {
     return { kind: 'error', text: 'That verification link is not valid any more. Sign in to get a new one.' };
+  }
+  if (query.get('password_reset') === 'required') {
+    const mail = query.get('mail');
+    const delivery = mail === 'log' || mail === 'failed' ? mail : 'smtp';
+    return {
+      kind: 'success',
+      text:
+        'Your address is verified. It is an administrator address, so the password chosen when the account was made ' +
+        'no longer works and its sessions and keys have ended. ' +
+        linkNotice(delivery, 'We sent you a link to set a new password.', 'the link to set a new password'),
+    };
   }
   if (query.get('new_user') === 'true') return { kind: 'success', text: 'Your e-mail address is verified. Sign in to continue.' };
   return undefined;
@@ -61,13 +77,16 @@ export function AuthScreen({ mode, onSignedIn, notice }: Props) {
       const { data } = await apiRequest<AuthAnswer>('POST', path, { body });
       if (!data.token) {
         // Verification is required before the first sign-in: no session yet.
-        setInfo({ kind: 'success', text: `We sent a verification link to ${data.user.email}. Open it, then sign in here.` });
+        const sent = `We sent a verification link to ${data.user.email}. Open it, then sign in here.`;
+        setInfo({ kind: 'success', text: linkNotice(data.mailDelivery, sent, `the verification link for ${data.user.email}`) });
         setPassword('');
         navigate('/sign-in');
         return;
       }
       const notice =
-        isSignUp && !data.user.emailVerified ? `Welcome! We sent a link to ${data.user.email} to verify your address.` : undefined;
+        isSignUp && !data.user.emailVerified
+          ? `Welcome! ${linkNotice(data.mailDelivery, `We sent a link to ${data.user.email} to verify your address.`, `the link to verify ${data.user.email}`)}`
+          : undefined;
       onSignedIn({ token: data.token, user: data.user, notice });
     } catch (caught) {
       const failure = describeError(caught);
@@ -81,9 +100,12 @@ export function AuthScreen({ mode, onSignedIn, notice }: Props) {
   async function resendVerification() {
     if (!unverifiedEmail) return;
     try {
-      await apiRequest('POST', '/v1/auth/send-verification-email', { body: { email: unverifiedEmail } });
+      const { data } = await apiRequest<{ mailDelivery?: MailDelivery }>('POST', '/v1/auth/send-verification-email', {
+        body: { email: unverifiedEmail },
+      });
       setError(undefined);
-      setInfo({ kind: 'success', text: `A new verification link is on its way to ${unverifiedEmail}.` });
+      const sent = `A new verification link is on its way to ${unverifiedEmail}.`;
+      setInfo({ kind: 'success', text: linkNotice(data.mailDelivery, sent, `a new verification link for ${unverifiedEmail}`) });
     } catch (caught) {
       setError(describeError(caught));
     }
@@ -135,7 +157,19 @@ export function AuthScreen({ mode, onSignedIn, notice }: Props) {
           <p id="password-hint" class="muted small">
             At least 8 characters.
           </p>
-        ) : null}
+        ) : (
+          <p class="small">
+            <a
+              href="/forgot-password"
+              onClick={(event) => {
+                event.preventDefault();
+                navigate('/forgot-password');
+              }}
+            >
+              Forgot your password?
+            </a>
+          </p>
+        )}
         <ErrorMessage error={error} />
         {unverifiedEmail ? (
           <button type="button" class="secondary" onClick={resendVerification}>
