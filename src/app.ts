@@ -16,6 +16,7 @@ import { httpMetrics } from './metrics/http-metrics.js';
 import { metricsRoutes } from './metrics/metrics.routes.js';
 import { captureRoutes } from './web/capture.routes.js';
 import { pageRoutes } from './web/page.routes.js';
+import { pageFormatsRoutes } from './web/page-formats.routes.js';
 import { scrapeRoutes } from './web/scrape.routes.js';
 import type { AppEnv } from './http/context.js';
 import { serveDashboard } from './http/dashboard.js';
@@ -59,6 +60,7 @@ export function createApp(ctx: AppContext) {
   app.route('/', adminRoutes(deps));
   app.route('/', captureRoutes(deps));
   app.route('/', pageRoutes(deps));
+  app.route('/', pageFormatsRoutes(deps));
   app.route('/', scrapeRoutes(deps));
   app.route('/', aiExtractRoutes(deps));
   app.route('/', searchRoutes(deps));
