@@ -24,6 +24,7 @@ import { handleError, handleNotFound } from './http/error-handler.js';
 import { AppError } from './http/errors.js';
 import { identify, requireAuth } from './http/guards.js';
 import { requestContext } from './http/request-context.js';
+import { rejectMalformedJson } from './http/json-body.js';
 import type { RouteDeps } from './http/route-deps.js';
 import { installZodMessages, validationHook } from './http/validation.js';
 import { searchRoutes } from './search/search.routes.js';
@@ -44,6 +45,7 @@ export function createApp(ctx: AppContext) {
       },
     }),
   );
+  app.use('*', rejectMalformedJson());
 
   const deps: RouteDeps = {
     ctx,

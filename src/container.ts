@@ -162,12 +162,12 @@ export async function createContext(config: Config, overrides: ContextOverrides 
       (redis ? new RedisConcurrencyLimiter(redis, config.redis.slotTtlSeconds * 1000, logger) : new MemoryConcurrencyLimiter());
     const metrics = new Metrics(() => engine.browser.stats());
     const ai = new AiExtractor(config.ai);
-    const pipeline = new PagePipeline({ config, policy: engine.addressPolicy, browser: engine.browser, billing, cache, concurrency, metrics, files, ai });
+    const metering = { config, billing, cache, concurrency, metrics };
+    const pipeline = new PagePipeline({ ...metering, policy: engine.addressPolicy, browser: engine.browser, files, ai });
     const pages = new PageOperations(pipeline);
-    const search = new SearchService(createSearchProviders(config.search));
-    const captions = new CaptionsService(
-      new YouTubeClient({ baseUrl: config.captions.youtubeBaseUrl, timeoutMs: config.captions.timeoutMs }),
-    );
+    const search = new SearchService(createSearchProviders(config.search), metering);
+    const youtube = new YouTubeClient({ baseUrl: config.captions.youtubeBaseUrl, timeoutMs: config.captions.timeoutMs });
+    const captions = new CaptionsService(youtube, metering);
     return {
       ...engine,
       config,

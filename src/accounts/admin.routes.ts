@@ -1,3 +1,5 @@
+import type { MiddlewareHandler } from 'hono';
+import type { AuthedEnv } from '../http/context.js';
 import { createRoute, z } from '@hono/zod-openapi';
 import { ok } from '../http/envelope.js';
 import { forbidden } from '../http/errors.js';
@@ -30,16 +32,17 @@ const updatePlanRoute = createRoute({
 
 export function adminRoutes({ ctx, requireAuth }: RouteDeps) {
   const router = createRouter();
-  router.use('/v1/system/*', requireAuth);
-  // The role is checked before the body is read, so non-admins learn nothing from validation.
-  router.use('/v1/system/*', async function requireAdmin(c, next) {
-    if (!c.get('principal')?.isAdmin) throw forbidden('Admin privileges are required');
-    await next();
-  });
+  // Declared on the route, it runs before the body is read, so non-admins learn nothing from validation.
+  const requireAdmin: MiddlewareHandler<AuthedEnv> = async function requireAdmin(c, next) {
+    await requireAuth(c, async () => {
+      if (!c.get('principal').isAdmin) throw forbidden('Admin privileges are required');
+      await next();
+    });
+  };
 
-  router.openapi(updatePlanRoute, async (c) => {
+  router.openapi({ ...updatePlanRoute, middleware: requireAdmin }, async (c) => {
     const { userId, plan } = c.req.valid('json');
-    const change = await ctx.accounts.updatePlan(userId, plan, c.get('principal')!.userId, c.get('requestId'));
+    const change = await ctx.accounts.updatePlan(userId, plan, c.get('principal').userId, c.get('requestId'));
     c.get('log').info({ targetUserId: userId, plan }, 'plan updated');
     return ok(c, change);
   });

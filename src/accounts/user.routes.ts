@@ -137,26 +137,22 @@ function describe(principal: Principal | undefined) {
 
 export function userRoutes({ ctx, requireAuth, identify }: RouteDeps) {
   const router = createRouter();
-  router.use('/v1/user/me', identify);
-  router.use('/v1/user/initialize', identify);
-  router.use('/v1/user/credits', requireAuth);
-  router.use('/v1/user/bootstrap-credits', requireAuth);
 
-  router.openapi(meRoute, (c) => ok(c, describe(c.get('principal'))));
+  router.openapi({ ...meRoute, middleware: identify }, (c) => ok(c, describe(c.get('principal'))));
 
-  router.openapi(creditsRoute, async (c) => {
-    const info = await ctx.accounts.creditInfo(c.get('principal')!, c.get('requestId'));
+  router.openapi({ ...creditsRoute, middleware: requireAuth }, async (c) => {
+    const info = await ctx.accounts.creditInfo(c.get('principal'), c.get('requestId'));
     // The dashboard shows the plan's limits; they depend on this deployment's configuration.
     const { requestsPerHour, concurrency, monthlyCredits, fileRetentionDays } = ctx.config.plans[info.plan];
     return ok(c, { ...info, limits: { requestsPerHour, concurrency, monthlyCredits, fileRetentionDays } });
   });
 
-  router.openapi(bootstrapRoute, async (c) => {
-    await ctx.accounts.bootstrapCredits(c.get('principal')!, c.get('requestId'));
+  router.openapi({ ...bootstrapRoute, middleware: requireAuth }, async (c) => {
+    await ctx.accounts.bootstrapCredits(c.get('principal'), c.get('requestId'));
     return ok(c, {});
   });
 
-  router.openapi(initializeRoute, async (c) => {
+  router.openapi({ ...initializeRoute, middleware: identify }, async (c) => {
     const principal = c.get('principal');
     if (ctx.config.env !== 'development') {
       if (!principal) throw unauthorized();

@@ -87,30 +87,28 @@ const deleteKeyRoute = createRoute({
 
 export function apiKeyRoutes({ ctx, requireAuth }: RouteDeps) {
   const router = createRouter();
-  // In Hono '/v1/api-keys/*' also matches '/v1/api-keys' itself: one registration, one count.
-  router.use('/v1/api-keys/*', requireAuth);
   const keys = ctx.apiKeys;
 
   // A leaked key must not be able to mint or revoke keys: that needs a signed-in session.
-  const requireSession = (c: { get(key: 'principal'): { kind: string } | undefined }, action: string) => {
-    if (c.get('principal')?.kind !== 'session') throw forbidden(`API keys can only be ${action} with a session token`);
+  const requireSession = (c: { get(key: 'principal'): { kind: string } }, action: string) => {
+    if (c.get('principal').kind !== 'session') throw forbidden(`API keys can only be ${action} with a session token`);
   };
 
-  router.openapi(createKeyRoute, async (c) => {
+  router.openapi({ ...createKeyRoute, middleware: requireAuth }, async (c) => {
     requireSession(c, 'created');
     const { name, expiresIn } = c.req.valid('json');
-    const principal = c.get('principal')!;
+    const principal = c.get('principal');
     const key = await keys.create(principal.userId, name, expiresIn, ctx.config.plans[principal.user.plan].maxApiKeys);
     return created(c, key);
   });
 
-  router.openapi(listKeysRoute, async (c) => ok(c, { apiKeys: await keys.list(c.get('principal')!.userId) }));
+  router.openapi({ ...listKeysRoute, middleware: requireAuth }, async (c) => ok(c, { apiKeys: await keys.list(c.get('principal').userId) }));
 
-  router.openapi(getKeyRoute, async (c) => ok(c, await keys.get(c.get('principal')!.userId, c.req.valid('param').id)));
+  router.openapi({ ...getKeyRoute, middleware: requireAuth }, async (c) => ok(c, await keys.get(c.get('principal').userId, c.req.valid('param').id)));
 
-  router.openapi(deleteKeyRoute, async (c) => {
+  router.openapi({ ...deleteKeyRoute, middleware: requireAuth }, async (c) => {
     requireSession(c, 'revoked');
-    const apiKey = await keys.revoke(c.get('principal')!.userId, c.req.valid('param').id);
+    const apiKey = await keys.revoke(c.get('principal').userId, c.req.valid('param').id);
     return ok(c, { revoked: true as const, apiKey });
   });
 

@@ -31,10 +31,9 @@ const clearCacheRoute = createRoute({
 
 export function clearCacheRoutes({ ctx, requireAuth }: RouteDeps) {
   const router = createRouter();
-  router.use('/v1/user/clear-cache', requireAuth);
 
-  router.openapi(clearCacheRoute, async (c) => {
-    const counts = await unlessUnavailable(() => ctx.cache.clearUser(c.get('principal')!.userId));
+  router.openapi({ ...clearCacheRoute, middleware: requireAuth }, async (c) => {
+    const counts = await unlessUnavailable(() => ctx.cache.clearUser(c.get('principal').userId));
     const total = counts.v1 + counts.v2;
     return ok(c, {
       cleared: true,

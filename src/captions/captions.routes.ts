@@ -1,11 +1,6 @@
 import { createRoute, z } from '@hono/zod-openapi';
-import type { Context } from 'hono';
-import { runMetered } from '../accounts/metered-operation.js';
-import { fingerprint } from '../cache/fingerprint.js';
 import { maxAgeField } from '../cache/max-age.js';
-import { cacheKey } from '../cache/result-cache.js';
-import type { AppContext } from '../container.js';
-import type { AppEnv } from '../http/context.js';
+import { callerOf } from '../http/context.js';
 import { ok } from '../http/envelope.js';
 import { authedErrors, bearerSecurity, createRouter, envelope, errorResponse, json, jsonBody } from '../http/openapi.js';
 import type { RouteDeps } from '../http/route-deps.js';
@@ -61,32 +56,12 @@ const captionsRoute = createRoute({
   },
 });
 
-/**
- * One metered extraction: the account's concurrency slot, the credits (refunded on failure) and
- * the caller's cache under the v2 key prefix; the result is cached with the time it was made.
- */
-async function meteredCaptions(c: Context<AppEnv>, ctx: AppContext, { maxAge, ...body }: z.infer<typeof CaptionsRequestSchema>) {
-  const request = { ...body, videoId: parseVideoId(body.videoId)! };
-  const metered = {
-    principal: c.get('principal')!,
-    requestId: c.get('requestId'),
-    log: c.get('log'),
-    operation: 'web:yt-captions',
-    cost: ctx.config.captions.creditCost,
-    cache: { key: cacheKey('v2', 'yt-captions', fingerprint(request)), maxAgeSeconds: maxAge },
-  };
-  return runMetered(ctx, metered, async () => ({
-    ...(await ctx.captions.captions(request, c.get('log'), c.req.raw.signal)),
-    timestamp: new Date().toISOString(),
-  }));
-}
-
 export function captionsRoutes({ ctx, requireAuth }: RouteDeps) {
   const router = createRouter();
-  router.use('/v2/web/yt-captions', requireAuth);
 
-  router.openapi(captionsRoute, async (c) => {
-    const run = await meteredCaptions(c, ctx, c.req.valid('json'));
+  router.openapi({ ...captionsRoute, middleware: requireAuth }, async (c) => {
+    const { maxAge, ...body } = c.req.valid('json');
+    const run = await ctx.captions.run(callerOf(c), { ...body, videoId: parseVideoId(body.videoId)! }, maxAge);
     const result = run.value;
     const { captions, videoDetails } = result;
     c.header('X-Cache', run.cache);

@@ -1,4 +1,8 @@
 import type { Logger } from 'pino';
+import type { Caller } from '../accounts/caller.js';
+import { type MeteredDeps, runMetered } from '../accounts/metered-operation.js';
+import { fingerprint } from '../cache/fingerprint.js';
+import { cacheKey } from '../cache/result-cache.js';
 import { AppError } from '../http/errors.js';
 import { describeUpstreamFailure, UpstreamError } from '../providers/bounded-fetch.js';
 import { rateLimitedError } from '../providers/provider-errors.js';
@@ -26,7 +30,31 @@ export interface CaptionsResult {
  * YouTube's answers and failures are turned into API errors here and only here.
  */
 export class CaptionsService {
-  constructor(private readonly youtube: YouTubeClient) {}
+  constructor(
+    private readonly youtube: YouTubeClient,
+    /** Metering (slot, credits, the account's cache). */
+    private readonly metering: MeteredDeps,
+  ) {}
+
+  /**
+   * One metered extraction: the account's concurrency slot, CAPTIONS_CREDIT_COST credits
+   * (refunded on failure) and the account's cache under the v2 key prefix; the result carries
+   * the time it was made.
+   */
+  async run(caller: Caller, request: CaptionsRequest, maxAge?: number) {
+    const metered = {
+      principal: caller.principal,
+      requestId: caller.requestId,
+      log: caller.log,
+      operation: 'web:yt-captions',
+      cost: this.metering.config.captions.creditCost,
+      cache: { key: cacheKey('v2', 'yt-captions', fingerprint(request)), maxAgeSeconds: maxAge },
+    };
+    return runMetered(this.metering, metered, async () => ({
+      ...(await this.captions(request, caller.log, caller.signal)),
+      timestamp: new Date().toISOString(),
+    }));
+  }
 
   async captions(request: CaptionsRequest, log: Logger, signal?: AbortSignal): Promise<CaptionsResult> {
     const started = performance.now();

@@ -16,21 +16,20 @@ export interface DatabaseHandle {
 }
 
 /**
- * Errors that mean the database could not be reached or did not answer in time, as opposed to
- * a bug in a query: callers get 503 for these. Covers pg's connection errors and timeouts,
- * PostgreSQL's connection-exception and shutdown states, and SQLite's lock timeout.
+ * The database could not be reached or did not answer in time, as opposed to a bug in a query:
+ * callers get 503. Thrown by the database layer itself (the pg pool below, SQLite's lock
+ * timeout), so nothing above it needs to read error messages to tell the two apart.
  */
-export function isDatabaseUnavailable(error: unknown): boolean {
-  if (!(error instanceof Error)) return false;
-  const code = (error as { code?: unknown }).code;
-  if (typeof code === 'string') {
-    if (['ECONNREFUSED', 'ECONNRESET', 'ETIMEDOUT', 'EPIPE', 'EHOSTUNREACH', 'ENOTFOUND', 'SQLITE_BUSY'].includes(code)) return true;
-    // SQLSTATE class 08 (connection exception); 57P01-57P03 (admin shutdown, crash, cannot connect now).
-    if (/^08...$/.test(code) || /^57P0[123]$/.test(code)) return true;
+export class DatabaseUnavailable extends Error {
+  constructor(cause: unknown) {
+    super('The database is unavailable', { cause });
+    this.name = 'DatabaseUnavailable';
   }
-  return /Connection terminated|timeout exceeded when trying to connect|Query read timeout|Connection ended unexpectedly/i.test(
-    error.message,
-  );
+}
+
+/** True for DatabaseUnavailable, and SQLite's own lock timeout (SQLITE_BUSY, by its code). */
+export function isDatabaseUnavailable(error: unknown): boolean {
+  return error instanceof DatabaseUnavailable || (error instanceof Error && (error as { code?: unknown }).code === 'SQLITE_BUSY');
 }
 
 /** What callers get when the database cannot be reached: 503, safe to retry. */
@@ -50,7 +49,7 @@ export function openDatabase(options: { databaseUrl?: string; dataDir: string; t
     // Nor may a client in use: pg then fails its query and also emits 'error', which the pool
     // listens to only while the client is idle (a PostgreSQL restart mid-query crashed the process).
     pool.on('connect', (client) => client.on('error', () => {}));
-    const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
+    const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool: typedFailures(pool) }) });
     return { db, dialect: 'postgres', close: () => db.destroy() };
   }
   ensurePrivateDir(options.dataDir);
@@ -64,4 +63,40 @@ export function openDatabase(options: { databaseUrl?: string; dataDir: string; t
   sqlite.pragma('foreign_keys = ON');
   const db = new Kysely<Database>({ dialect: new SqliteDialect({ database: sqlite }) });
   return { db, dialect: 'sqlite', close: () => db.destroy() };
+}
+
+/**
+ * The pool as Kysely uses it, with every failure typed where it happens: PostgreSQL's own answers
+ * (a DatabaseError with a SQLSTATE) pass as they are, except the connection-exception and shutdown
+ * states; everything else the driver throws (refused or lost connections, connect and query
+ * timeouts) is DatabaseUnavailable.
+ */
+function typedFailures(pool: pg.Pool) {
+  const typed = (error: unknown) => (isServerAnswer(error) ? error : new DatabaseUnavailable(error));
+  // The pool hands the same clients out again: each is wrapped once.
+  const wrapped = new WeakSet<pg.PoolClient>();
+  return {
+    async connect() {
+      const client = await pool.connect().catch((error: unknown) => {
+        throw typed(error);
+      });
+      if (!wrapped.has(client)) {
+        wrapped.add(client);
+        const query = client.query.bind(client) as (...args: unknown[]) => Promise<unknown>;
+        (client as unknown as { query: typeof query }).query = (...args: unknown[]) =>
+          query(...args).catch((error: unknown) => {
+            throw typed(error);
+          });
+      }
+      return client;
+    },
+    end: () => pool.end(),
+  };
+}
+
+/** A query PostgreSQL answered with an error of its own, other than "cannot serve you now". */
+function isServerAnswer(error: unknown): boolean {
+  if (!(error instanceof pg.DatabaseError)) return false;
+  const code = error.code ?? '';
+  return !/^08...$/.test(code) && !/^57P0[123]$/.test(code);
 }

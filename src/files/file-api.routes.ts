@@ -86,12 +86,10 @@ const deleteRoute = createRoute({
 
 export function fileApiRoutes({ ctx, requireAuth }: RouteDeps) {
   const router = createRouter();
-  router.use('/v1/files/list', requireAuth);
-  router.use('/v1/files/delete', requireAuth);
 
-  router.openapi(listRoute, async (c) => {
+  router.openapi({ ...listRoute, middleware: requireAuth }, async (c) => {
     const query = c.req.valid('query');
-    const userId = c.get('principal')!.userId;
+    const userId = c.get('principal').userId;
     const { files, total } = await ctx.files.list(userId, query);
     return ok(c, {
       sqliteStatus: { enabled: true, available: true, userId },
@@ -101,9 +99,9 @@ export function fileApiRoutes({ ctx, requireAuth }: RouteDeps) {
     });
   });
 
-  router.openapi(deleteRoute, async (c) => {
+  router.openapi({ ...deleteRoute, middleware: requireAuth }, async (c) => {
     const { fileId, deleteFromR2 } = c.req.valid('json');
-    const result = await ctx.files.delete(c.get('principal')!.userId, fileId, deleteFromR2);
+    const result = await ctx.files.delete(c.get('principal').userId, fileId, deleteFromR2);
     const { deletedFromStorage, ...rest } = result;
     return ok(c, { fileId, ...rest, deletedFromR2: deletedFromStorage });
   });

@@ -10,8 +10,6 @@ export interface AppEnv {
     log: Logger;
     /** Set by the authentication middleware; absent for guests on public routes. */
     principal: Principal | undefined;
-    /** Set once requireAuth has authenticated and counted the request. */
-    authChecked: boolean;
   };
 }
 

@@ -7,7 +7,7 @@ import { AppError } from './errors.js';
 
 /**
  * The only place besides the validation hook that builds error bodies. AppErrors carry their
- * own status; Hono's HTTPExceptions (malformed JSON, wrong media type) keep theirs; a database
+ * own status; Hono's HTTPExceptions (a wrong media type) keep theirs; a database
  * that cannot be reached is 503; anything else is a bug and answers 500 with nothing internal
  * in the body.
  */
@@ -31,9 +31,7 @@ export function handleError(thrown: Error, c: Context<AppEnv>) {
 function describeHttpException(err: HTTPException): { code: string; message: string } {
   switch (err.status) {
     case 400:
-      return /json/i.test(err.message)
-        ? { code: 'INVALID_JSON', message: 'Request body is not valid JSON' }
-        : { code: 'BAD_REQUEST', message: err.message || 'Bad request' };
+      return { code: 'BAD_REQUEST', message: err.message || 'Bad request' };
     case 401:
       return { code: 'UNAUTHORIZED', message: 'Authentication required' };
     case 413:

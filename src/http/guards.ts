@@ -26,10 +26,6 @@ export function requireAuth(
   config: Config,
 ): MiddlewareHandler<AuthedEnv> {
   return async function requireAuthMiddleware(c, next) {
-    // Routers mounted at '/' share their middleware paths, so a request can meet this guard twice;
-    // authenticate and count it once.
-    if (c.get('authChecked')) return next();
-    c.set('authChecked', true);
     const principal = await authenticator.resolve(c.req.header('authorization'));
     if (!principal) throw unauthorized();
     c.set('principal', principal);

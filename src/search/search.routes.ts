@@ -1,13 +1,9 @@
 import { createRoute, z } from '@hono/zod-openapi';
-import type { Context } from 'hono';
-import type { AppEnv } from '../http/context.js';
+import { callerOf } from '../http/context.js';
 import { ok } from '../http/envelope.js';
 import { authedErrors, bearerSecurity, createRouter, envelope, errorResponse, json, jsonBody } from '../http/openapi.js';
 import type { RouteDeps } from '../http/route-deps.js';
-import { runMetered } from '../accounts/metered-operation.js';
-import { fingerprint } from '../cache/fingerprint.js';
 import { maxAgeField } from '../cache/max-age.js';
-import { cacheKey, type CacheVersion } from '../cache/result-cache.js';
 import { resultId } from './merge-results.js';
 import type { SearchOutcome } from './search.service.js';
 
@@ -99,32 +95,6 @@ const v2Route = createRoute({
   responses: { 200: json(envelope(V2DataSchema), 'Search results'), ...searchErrors },
 });
 
-interface SearchInput {
-  query: string;
-  limit: number;
-  maxAge?: number;
-}
-
-/**
- * Runs a search as one metered operation (concurrency slot, credits, the caller's cache under
- * the version's key prefix); refunded when every provider fails.
- */
-async function meteredSearch(c: Context<AppEnv>, { ctx }: RouteDeps, version: CacheVersion, { query, limit, maxAge }: SearchInput) {
-  ctx.search.ensureConfigured();
-  const request = {
-    principal: c.get('principal')!,
-    requestId: c.get('requestId'),
-    log: c.get('log'),
-    operation: 'web:search',
-    cost: ctx.config.search.creditCost,
-    cache: { key: cacheKey(version, 'search', fingerprint({ query, limit })), maxAgeSeconds: maxAge },
-  };
-  return runMetered(ctx, request, async (): Promise<TimedOutcome> => {
-    const outcome = await ctx.search.search(query, limit, c.get('log'), c.req.raw.signal);
-    return { ...outcome, timestamp: new Date().toISOString() };
-  });
-}
-
 function v1Data(query: string, outcome: TimedOutcome) {
   return {
     results: outcome.results.map(({ title, url, snippet, source }) => ({ title, url, snippet, source })),
@@ -160,21 +130,19 @@ function v2Data(query: string, outcome: TimedOutcome, requestId: string) {
   };
 }
 
-export function searchRoutes(deps: RouteDeps) {
+export function searchRoutes({ ctx, requireAuth }: RouteDeps) {
   const router = createRouter();
-  router.use('/v1/web/search', deps.requireAuth);
-  router.use('/v2/web/search', deps.requireAuth);
 
-  router.openapi(v1Route, async (c) => {
+  router.openapi({ ...v1Route, middleware: requireAuth }, async (c) => {
     const input = c.req.valid('json');
-    const result = await meteredSearch(c, deps, 'v1', input);
+    const result = await ctx.search.run(callerOf(c), 'v1', input);
     c.header('X-Cache', result.cache);
     return ok(c, v1Data(input.query, result.value), result.creditsCost);
   });
 
-  router.openapi(v2Route, async (c) => {
+  router.openapi({ ...v2Route, middleware: requireAuth }, async (c) => {
     const input = c.req.valid('json');
-    const result = await meteredSearch(c, deps, 'v2', input);
+    const result = await ctx.search.run(callerOf(c), 'v2', input);
     c.header('X-Cache', result.cache);
     return ok(c, v2Data(input.query, result.value, c.get('requestId')), result.creditsCost);
   });

@@ -1,4 +1,8 @@
 import type { Logger } from 'pino';
+import type { Caller } from '../accounts/caller.js';
+import { type MeteredDeps, runMetered } from '../accounts/metered-operation.js';
+import { fingerprint } from '../cache/fingerprint.js';
+import { cacheKey, type CacheVersion } from '../cache/result-cache.js';
 import { AppError } from '../http/errors.js';
 import { describeUpstreamFailure } from '../providers/bounded-fetch.js';
 import { rateLimitedError } from '../providers/provider-errors.js';
@@ -40,7 +44,33 @@ export function createSearchProviders(settings: SearchSettings): SearchProvider[
  * and deduplicates what came back. Provider failures become API errors here and nowhere else.
  */
 export class SearchService {
-  constructor(private readonly providers: readonly SearchProvider[]) {}
+  constructor(
+    private readonly providers: readonly SearchProvider[],
+    /** Metering (slot, credits, the account's cache); the search itself needs none. */
+    private readonly metering: MeteredDeps,
+  ) {}
+
+  /**
+   * A search as one metered operation: the account's concurrency slot, SEARCH_CREDIT_COST
+   * credits (refunded when every provider fails) and the account's cache under the API
+   * version's key prefix; the answer carries the time it was made.
+   */
+  async run(caller: Caller, version: CacheVersion, input: { query: string; limit: number; maxAge?: number }) {
+    this.ensureConfigured();
+    const { query, limit, maxAge } = input;
+    const request = {
+      principal: caller.principal,
+      requestId: caller.requestId,
+      log: caller.log,
+      operation: 'web:search',
+      cost: this.metering.config.search.creditCost,
+      cache: { key: cacheKey(version, 'search', fingerprint({ query, limit })), maxAgeSeconds: maxAge },
+    };
+    return runMetered(this.metering, request, async () => ({
+      ...(await this.search(query, limit, caller.log, caller.signal)),
+      timestamp: new Date().toISOString(),
+    }));
+  }
 
   /** 503 PROVIDER_NOT_CONFIGURED unless at least one provider is set up. Checked before billing. */
   ensureConfigured(): void {

@@ -1,0 +1,22 @@
+import type { MiddlewareHandler } from 'hono';
+import type { AppEnv } from './context.js';
+import { AppError } from './errors.js';
+
+const JSON_TYPE = /^application\/(?:[\w.+-]+\+)?json\b/i;
+
+/**
+ * A JSON body that does not parse answers 400 INVALID_JSON before any route reads it. Hono
+ * keeps the parsed body, so the route's validator does not parse it again.
+ */
+export function rejectMalformedJson(): MiddlewareHandler<AppEnv> {
+  return async function rejectMalformedJsonMiddleware(c, next) {
+    if (c.req.method !== 'GET' && c.req.method !== 'HEAD' && JSON_TYPE.test(c.req.header('content-type') ?? '')) {
+      try {
+        await c.req.json();
+      } catch (error) {
+        throw new AppError('INVALID_JSON', 'Request body is not valid JSON', { cause: error });
+      }
+    }
+    await next();
+  };
+}
