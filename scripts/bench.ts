@@ -27,11 +27,13 @@ const { values } = parseArgs({
     requests: { type: 'string', default: '24' },
     ops: { type: 'string', default: 'content,markdown,screenshot,pdf' },
     concurrency: { type: 'string', default: '1,4,8' },
+    'multi-requests': { type: 'string', default: '12' },
   },
 });
 const REQUESTS = Number(values.requests);
 const OPERATIONS = values.ops!.split(',') as Operation[];
 const LEVELS = values.concurrency!.split(',').map(Number);
+const MULTI_REQUESTS = Number(values['multi-requests']);
 
 /** A ~30 KB article page, like the issue's measurement. */
 function fixturePage(): string {
@@ -157,12 +159,61 @@ async function main() {
   process.stdout.write(
     '\noperation  conc  baseline     pluck   ratio  base50 pluck50  Δp50ms  base95 pluck95 fails\n' + rows.join('\n') + '\n',
   );
+  if (MULTI_REQUESTS > 0) await compareMultiFormat(base, key, pageUrl);
 
   await browser.close();
   server.close();
   site.close();
   await closeContext(ctx);
   await rm(dataDir, { recursive: true, force: true });
+}
+
+/**
+ * One `/v1/web/page` request for markdown, links, rawHtml and a screenshot against the same four
+ * outputs asked of the four spec endpoints one after another, alternating, the cache off: time
+ * and credits per set of outputs.
+ */
+async function compareMultiFormat(base: string, key: string, pageUrl: string): Promise<void> {
+  const call = async (path: string, body: Record<string, unknown>) => {
+    const res = await fetch(`${base}${path}`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json' },
+      body: JSON.stringify({ url: pageUrl, maxAge: 0, ...body }),
+    });
+    await res.arrayBuffer();
+    if (res.status !== 200) throw new Error(`${path}: HTTP ${res.status}`);
+    return Number(res.headers.get('x-credits-cost') ?? 0) || 0;
+  };
+  const credits = async (path: string, body: Record<string, unknown>) => {
+    const res = await fetch(`${base}${path}`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json' },
+      body: JSON.stringify({ url: pageUrl, maxAge: 0, ...body }),
+    });
+    const answer = (await res.json()) as { creditsCost: number };
+    return answer.creditsCost;
+  };
+  const separate = async () =>
+    (await credits('/v1/web/markdown', {})) + (await credits('/v1/web/links', {})) + (await credits('/v1/web/content', {})) + (await call('/v1/web/screenshot', {}));
+  const together = () => credits('/v1/web/page', { formats: ['markdown', 'links', 'rawHtml', 'screenshot'] });
+  const times = { separate: [] as number[], together: [] as number[] };
+  const cost = { separate: 0, together: 0 };
+  for (let i = 0; i < MULTI_REQUESTS; i += 1) {
+    for (const [name, run] of (i % 2 === 0 ? [['separate', separate], ['together', together]] : [['together', together], ['separate', separate]]) as Array<
+      ['separate' | 'together', () => Promise<number>]
+    >) {
+      const started = performance.now();
+      cost[name] = await run();
+      times[name].push(performance.now() - started);
+    }
+  }
+  const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)] ?? NaN;
+  const [apart, one] = [median(times.separate), median(times.together)];
+  process.stdout.write(
+    `\nmarkdown + links + rawHtml + screenshot of one page, ${MULTI_REQUESTS} times each, alternating:\n` +
+      `  four spec requests: median ${apart.toFixed(0)} ms, ${cost.separate} credits\n` +
+      `  one /v1/web/page:   median ${one.toFixed(0)} ms, ${cost.together} credits (${(one / apart).toFixed(2)}x the time)\n`,
+  );
 }
 
 main().catch((error) => {
