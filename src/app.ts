@@ -1,5 +1,4 @@
 import { OpenAPIHono } from '@hono/zod-openapi';
-import { Scalar } from '@scalar/hono-api-reference';
 import { bodyLimit } from 'hono/body-limit';
 import { adminRoutes } from './accounts/admin.routes.js';
 import { aiExtractRoutes } from './ai/ai-extract.routes.js';
@@ -19,6 +18,7 @@ import { pageRoutes } from './web/page.routes.js';
 import { pageFormatsRoutes } from './web/page-formats.routes.js';
 import { scrapeRoutes } from './web/scrape.routes.js';
 import type { AppEnv } from './http/context.js';
+import { mountApiDocs } from './http/api-docs.js';
 import { serveDashboard } from './http/dashboard.js';
 import { handleError, handleNotFound } from './http/error-handler.js';
 import { AppError } from './http/errors.js';
@@ -85,7 +85,7 @@ export function createApp(ctx: AppContext) {
     },
     servers: [{ url: ctx.config.publicBaseUrl }],
   });
-  app.get('/docs', Scalar({ url: '/openapi.json', pageTitle: 'Pluck API' }));
+  mountApiDocs(app);
   // Last, so every API route wins; it answers only non-API GETs (the dashboard's files and pages).
   app.get(
     '*',
