@@ -16,6 +16,7 @@ import { metricsRoutes } from './metrics/metrics.routes.js';
 import { captureRoutes } from './web/capture.routes.js';
 import { pageRoutes } from './web/page.routes.js';
 import { pageFormatsRoutes } from './web/page-formats.routes.js';
+import { readerRoutes } from './web/reader.routes.js';
 import { scrapeRoutes } from './web/scrape.routes.js';
 import type { AppEnv } from './http/context.js';
 import { mountApiDocs } from './http/api-docs.js';
@@ -63,6 +64,7 @@ export function createApp(ctx: AppContext) {
   app.route('/', captureRoutes(deps));
   app.route('/', pageRoutes(deps));
   app.route('/', pageFormatsRoutes(deps));
+  app.route('/', readerRoutes(deps));
   app.route('/', scrapeRoutes(deps));
   app.route('/', aiExtractRoutes(deps));
   app.route('/', searchRoutes(deps));

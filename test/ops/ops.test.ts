@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { apiClient } from '../helpers/client.js';
 import { startTestServer, type TestServer } from '../helpers/test-server.js';
+import { REFERENCE_SCRIPT_PATH } from '../../src/http/api-docs.js';
 
 describe('operator endpoints', () => {
   let server: TestServer;
@@ -29,7 +30,7 @@ describe('operator endpoints', () => {
     }
     const served = server.app.routes
       .filter((route) => route.method !== 'ALL' && !route.path.includes('*'))
-      .filter((route) => !['/openapi.json', '/docs'].includes(route.path))
+      .filter((route) => !['/openapi.json', '/docs', REFERENCE_SCRIPT_PATH].includes(route.path))
       .map((route) => `${route.method} ${route.path.replace(/:(\w+)/g, '{$1}')}`);
     expect(served.length).toBeGreaterThan(10);
     for (const route of served) expect(documented, route).toContain(route);
