@@ -29,6 +29,7 @@ import { rejectMalformedJson } from './http/json-body.js';
 import type { RouteDeps } from './http/route-deps.js';
 import { installZodMessages, validationHook } from './http/validation.js';
 import { searchRoutes } from './search/search.routes.js';
+import { jobRoutes } from './jobs/jobs.routes.js';
 
 /** The HTTP application: middleware order, route mounting and the API description. */
 export function createApp(ctx: AppContext) {
@@ -71,6 +72,7 @@ export function createApp(ctx: AppContext) {
   app.route('/', captionsRoutes(deps));
   app.route('/', fileApiRoutes(deps));
   app.route('/', clearCacheRoutes(deps));
+  app.route('/', jobRoutes(deps));
 
   app.openAPIRegistry.registerComponent('securitySchemes', 'bearerAuth', {
     type: 'http',
