@@ -15,6 +15,9 @@ export interface WebhookRequest {
   events: JobEvent[];
 }
 
+/** A crawl or map as asked: without a limit, the plan's pages per job. */
+export type CrawlRequest = Omit<CrawlSpec, 'limit'> & { limit?: number };
+
 /** A job as the API shows it. */
 export function jobView(job: JobRow) {
   const webhook = job.webhook ? (JSON.parse(job.webhook) as WebhookTarget) : undefined;
@@ -34,6 +37,7 @@ export function jobView(job: JobRow) {
 }
 
 const OPEN = new Set(['queued', 'active']);
+const DEFAULT_MAP_LIMIT = 5000;
 
 /**
  * Batch, crawl and map jobs for their owners: creation within the plan's limits, status with
@@ -61,15 +65,17 @@ export class JobService {
     return this.create(caller, { kind: 'batch', scrape }, tasks, webhook);
   }
 
-  async crawl(caller: Caller, crawl: CrawlSpec, scrape: ScrapeSpec, webhook?: WebhookRequest) {
-    this.checkPages(caller, crawl.limit, ['limit']);
-    await this.checkStart(crawl.url);
-    return this.create(caller, { kind: 'crawl', crawl, scrape }, [], webhook);
+  async crawl(caller: Caller, request: CrawlRequest, scrape: ScrapeSpec, webhook?: WebhookRequest) {
+    const limit = request.limit ?? this.maxPages(caller);
+    this.checkPages(caller, limit, ['limit']);
+    await this.checkStart(request.url);
+    return this.create(caller, { kind: 'crawl', crawl: { ...request, limit }, scrape }, [], webhook);
   }
 
-  async map(caller: Caller, crawl: CrawlSpec, webhook?: WebhookRequest) {
-    await this.checkStart(crawl.url);
-    return this.create(caller, { kind: 'map', crawl }, [], webhook);
+  /** A map loads one page whatever its limit: its URLs are bounded by the route (MAX_MAP_LIMIT), not by the plan's pages. */
+  async map(caller: Caller, request: CrawlRequest, webhook?: WebhookRequest) {
+    await this.checkStart(request.url);
+    return this.create(caller, { kind: 'map', crawl: { ...request, limit: request.limit ?? DEFAULT_MAP_LIMIT } }, [], webhook);
   }
 
   /** The caller's job and a page of its results after `cursor` (404 for anyone else's). */
@@ -136,9 +142,13 @@ export class JobService {
     return { ...jobView(job), ...(webhook ? { webhook: { url: webhook.url, events: webhook.events, secret: webhook.secret } } : {}) };
   }
 
+  private maxPages(caller: Caller): number {
+    return this.config.jobs.plans[caller.principal.user.plan].maxPages;
+  }
+
   private checkPages(caller: Caller, pages: number, path: string[]): void {
     const { plan } = caller.principal.user;
-    const max = this.config.jobs.plans[plan].maxPages;
+    const max = this.maxPages(caller);
     if (pages > max) throw validationError([{ code: 'too_big', path, message: `At most ${max} pages per job on the ${plan} plan` }]);
   }
 

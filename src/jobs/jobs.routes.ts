@@ -7,6 +7,7 @@ import { pageFormatSchema, toOutputRequest } from '../web/page-formats.routes.js
 import { pageFields, targetUrl, textSelectionFields, viewportSchema } from '../web/page-options.js';
 import { isValidPattern } from './crawl-urls.js';
 import { JOB_EVENTS, type CrawlSpec, type JobEvent, type ScrapeSpec } from './job-options.js';
+import type { CrawlRequest } from './job.service.js';
 
 /** Bound on one include/exclude pattern and on their number: they run against every discovered URL. */
 const MAX_PATTERN_LENGTH = 200;
@@ -65,7 +66,7 @@ export function jobRoutes({ ctx, requireAuth }: RouteDeps) {
   const scrapeFields = { ...pageOptionFields, ...textSelectionFields, viewport: viewportSchema, formats };
   const crawlFields = {
     url: targetUrl,
-    limit: z.number().int().min(1).max(1_000_000).default(100).openapi({ description: "Pages at most, the start page included (capped by the plan's pages per job)" }),
+    limit: z.number().int().min(1).max(1_000_000).optional().openapi({ description: "Pages at most, the start page included: at most the plan's pages per job, which is also the default" }),
     maxDepth: z.number().int().min(0).max(100).default(10).openapi({ description: 'Link hops from the start URL' }),
     includePaths: z.array(pattern).max(MAX_PATTERNS).default([]).openapi({ description: 'Regular expressions: only paths (with query) matching one are followed' }),
     excludePaths: z.array(pattern).max(MAX_PATTERNS).default([]).openapi({ description: 'Regular expressions: paths matching one are not followed' }),
@@ -81,7 +82,7 @@ export function jobRoutes({ ctx, requireAuth }: RouteDeps) {
     const page = Object.fromEntries(Object.entries(rest).filter(([name]) => name in pageOptionFields)) as ScrapeSpec['page'];
     return { page, outputs: toOutputRequest(asked, { onlyMainContent, includeTags, excludeTags }), viewport };
   };
-  const toCrawl = (body: Omit<CrawlSpec, 'url'> & { url: string }): CrawlSpec => ({
+  const toCrawl = (body: Omit<CrawlSpec, 'limit'> & { limit?: number }): CrawlRequest => ({
     url: body.url,
     limit: body.limit,
     maxDepth: body.maxDepth,
@@ -129,7 +130,7 @@ export function jobRoutes({ ctx, requireAuth }: RouteDeps) {
     summary: "Start a map: the site's URLs from its sitemaps and the start page's links, without loading each page",
     security: bearerSecurity,
     middleware: requireAuth,
-    request: jsonBody(z.object({ ...crawlFields, limit: z.number().int().min(1).max(MAX_MAP_LIMIT).default(5000) })),
+    request: jsonBody(z.object({ ...crawlFields, limit: z.number().int().min(1).max(MAX_MAP_LIMIT).optional().openapi({ description: 'URLs at most (default 5000)' }) })),
     responses: created201('The job, queued'),
   });
 
