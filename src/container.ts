@@ -49,6 +49,7 @@ import { JobRunner } from './jobs/job-runner.js';
 import { JobService } from './jobs/job.service.js';
 import { JobStore } from './jobs/job-store.js';
 import { SiteDiscovery } from './jobs/site-discovery.js';
+import { WebhookSender } from './jobs/webhooks.js';
 
 /** Everything a running Pluck holds, built once per process. */
 export interface AppContext {
@@ -187,6 +188,7 @@ export async function createContext(config: Config, overrides: ContextOverrides 
             config: config.jobs,
             loadUser: (userId) => authenticator.loadUser(userId),
             logger,
+            webhooks: new WebhookSender(engine.guardedFetch.fetch, config.jobs, logger.child({ component: 'webhooks' })),
           })
         : undefined;
     const jobs = new JobService(jobStore, engine.addressPolicy, config, () => jobRunner?.wake());

@@ -153,7 +153,8 @@ export class JobRun {
         await this.consider(loaded.links, task.depth + 1, options.crawl, discovered, refused);
       }
       await this.write({ taskSeq: task.seq, results: [loaded.result, ...refused], discovered });
-      this.deps.emit(this.job, 'page', { url: task.url, status: loaded.result.status, ...(loaded.result.errorCode ? { error: { code: loaded.result.errorCode } } : {}) });
+      const { status, errorCode, errorMessage, credits } = loaded.result;
+      this.deps.emit(this.job, 'page', { url: task.url, status, creditsCost: credits, ...(errorCode ? { error: { code: errorCode, message: errorMessage } } : {}) });
     } catch (error) {
       if (error instanceof JobFailure) this.fatal ??= error;
       else if (!(error instanceof LeaseLost) && !this.signal.aborted) {

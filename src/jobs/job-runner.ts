@@ -6,12 +6,13 @@ import type { JobEvent } from './job-options.js';
 import { JobRun, type JobRunDeps } from './job-run.js';
 import type { JobRow, JobStore } from './job-store.js';
 import { Semaphore } from './semaphore.js';
+import type { WebhookSender } from './webhooks.js';
 
 export interface JobRunnerDeps extends Omit<JobRunDeps, 'pageSlots' | 'emit' | 'now'> {
   loadUser: (userId: string) => Promise<PrincipalUser | undefined>;
   logger: Logger;
-  /** Job events, for the webhook sender; none by default. */
-  emit?: JobRunDeps['emit'];
+  /** Sends the jobs' events to their webhooks; stopped with the runner. */
+  webhooks: WebhookSender;
   now?: () => Date;
 }
 
@@ -70,6 +71,7 @@ export class JobRunner {
     const runs = [...this.running.values()];
     for (const run of runs) run.abort.abort();
     await Promise.allSettled(runs.map((run) => run.done));
+    await this.deps.webhooks.stop();
   }
 
   /** Jobs this runner is running now. */
@@ -135,7 +137,7 @@ export class JobRunner {
   }
 
   private emitter(): (job: JobRow, event: JobEvent, data: Record<string, unknown>) => void {
-    return this.deps.emit ?? (() => undefined);
+    return (job, event, data) => this.deps.webhooks.emit(job, event, data);
   }
 
   private leaseUntil(now: Date): string {
