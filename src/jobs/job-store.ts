@@ -50,11 +50,12 @@ export class JobStore {
 
   async create(job: Pick<JobRow, 'id' | 'user_id' | 'kind' | 'options' | 'webhook' | 'created_at'>, tasks: NewTask[]): Promise<void> {
     await this.db.transaction().execute(async (trx) => {
+      // A URL given twice is one task: the total counts the tasks made.
+      const total = await insertTasks(trx, job.id, tasks, 0);
       await trx
         .insertInto('job')
-        .values({ ...job, status: 'queued', total: tasks.length, completed: 0, failed: 0, credits_used: 0, seeded: job.kind === 'batch' ? 1 : 0 })
+        .values({ ...job, status: 'queued', total, completed: 0, failed: 0, credits_used: 0, seeded: job.kind === 'batch' ? 1 : 0 })
         .execute();
-      await insertTasks(trx, job.id, tasks, 0);
     });
   }
 
