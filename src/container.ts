@@ -186,6 +186,7 @@ export async function createContext(config: Config, overrides: ContextOverrides 
             policy: engine.addressPolicy,
             discovery: new SiteDiscovery(engine.guardedFetch.fetch, logger),
             config: config.jobs,
+            plans: config.plans,
             loadUser: (userId) => authenticator.loadUser(userId),
             logger,
             webhooks: new WebhookSender(engine.guardedFetch.fetch, config.jobs, logger.child({ component: 'webhooks' })),

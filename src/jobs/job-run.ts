@@ -1,7 +1,7 @@
 import type { Logger } from 'pino';
 import type { Caller } from '../accounts/caller.js';
 import type { Principal } from '../auth/principal.js';
-import type { JobsConfig } from '../config.js';
+import type { Config, JobsConfig } from '../config.js';
 import { AppError } from '../http/errors.js';
 import type { AddressPolicy } from '../net/address-policy.js';
 import { AddressNotAllowed } from '../net/errors.js';
@@ -28,6 +28,8 @@ export interface JobRunDeps {
   policy: AddressPolicy;
   discovery: SiteDiscovery;
   config: JobsConfig;
+  /** The plans' concurrency slots: a job leaves one of its owner's free for their own requests. */
+  plans: Config['plans'];
   /** Pages of all jobs at once in this process. */
   pageSlots: Semaphore;
   /** A job event (the webhook sender, when the job has one). */
@@ -99,7 +101,8 @@ export class JobRun {
     ({ keys: this.known, nextSeq: this.nextSeq } = await store.taskKeys(this.job.id));
     this.ordinal = await store.maxOrdinal(this.job.id);
     if (options.kind === 'crawl' && !this.job.seeded) await this.seed(options.crawl);
-    const perJob = Math.max(1, this.deps.config.concurrency);
+    const ownerSlots = this.deps.plans[this.principal.user.plan].concurrency;
+    const perJob = Math.max(1, Math.min(this.deps.config.concurrency, ownerSlots - 1));
     const buffer: Array<{ seq: number; url: string; depth: number }> = [];
     const inFlight = new Set<Promise<void>>();
     let cursor = -1;

@@ -4,7 +4,8 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { apiClient } from '../helpers/client.js';
 import { type RecordingServer, startRecordingServer } from '../helpers/recording-server.js';
-import { type ServerProcess, startServerProcess } from '../helpers/server-process.js';
+import { spawn } from 'node:child_process';
+import { type ServerProcess, startServerProcess, TSX } from '../helpers/server-process.js';
 import { allResults, waitForJob } from './job-client.js';
 
 const PAGES = 24;
@@ -31,21 +32,42 @@ describe('a job outlives the process running it', () => {
     await rm(dataDir, { recursive: true, force: true });
   });
 
-  const start = async () => {
-    const started = await startServerProcess({
-      DATA_DIR: dataDir,
-      PUBLIC_BASE_URL: 'http://127.0.0.1:1',
-      AUTH_SECRET: 'resume-test-secret-long-enough-for-better-auth',
-      ALLOW_PRIVATE_HOSTS: site.hostPort,
-      JOB_LEASE_SECONDS: '2',
-      JOB_POLL_INTERVAL_MS: '200',
-      JOB_CONCURRENCY: '2',
-    });
+  const env = () => ({
+    DATA_DIR: dataDir,
+    PUBLIC_BASE_URL: 'http://127.0.0.1:1',
+    AUTH_SECRET: 'resume-test-secret-long-enough-for-better-auth',
+    ALLOW_PRIVATE_HOSTS: site.hostPort,
+    JOB_LEASE_SECONDS: '2',
+    JOB_POLL_INTERVAL_MS: '200',
+    JOB_CONCURRENCY: '2',
+  });
+  const start = async (extra: Record<string, string> = {}) => {
+    const started = await startServerProcess({ ...env(), ...extra });
     processes.push(started);
     return started;
   };
+  /** `npm run worker` from the sources: runs jobs, serves nothing. */
+  const startWorker = async () => {
+    const child = spawn(process.execPath, [...TSX, 'src/worker.ts'], { env: { ...process.env, NODE_ENV: 'production', LOG_LEVEL: 'info', ...env() }, stdio: ['ignore', 'pipe', 'pipe'] });
+    const output: string[] = [];
+    const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
+    processes.push({ child, baseUrl: '', output, exited });
+    await new Promise<void>((resolve, reject) => {
+      const timer = setTimeout(() => reject(new Error(`worker did not start: ${output.join('')}`)), 90_000);
+      const onData = (chunk: Buffer) => {
+        output.push(chunk.toString());
+        if (output.join('').includes('pluck worker running jobs')) {
+          clearTimeout(timer);
+          resolve();
+        }
+      };
+      child.stdout!.on('data', onData);
+      child.stderr!.on('data', onData);
+    });
+    return { child, output, exited };
+  };
 
-  it('is taken up again after its server is killed mid-run, and completes with each URL once', async () => {
+  it('is taken up by a worker process after its server is killed mid-run, and completes with each URL once', async () => {
     const first = await start();
     let api = apiClient(first.baseUrl, null);
     const { key } = await api.signUpWithKey();
@@ -65,12 +87,16 @@ describe('a job outlives the process running it', () => {
     await first.exited;
     expect(progress.completed).toBeLessThan(PAGES);
 
-    const second = await start();
+    // An API process that runs no jobs, and a worker that does: only the worker can finish it.
+    const [second, worker] = await Promise.all([start({ JOBS_RUNNER: 'off' }), startWorker()]);
     api = apiClient(second.baseUrl, null);
     const job = await waitForJob(api, key, id, 90_000);
     expect(job).toMatchObject({ status: 'completed', progress: { total: PAGES, completed: PAGES, failed: 0 } });
     const results = await allResults(api, key, id);
     expect(results.map((result) => result.url).sort()).toEqual([...urls].sort());
     expect(results.every((result) => result.data.markdown.includes('text.'))).toBe(true);
+    // A worker stops cleanly on SIGTERM.
+    worker.child.kill('SIGTERM');
+    expect(await worker.exited).toBe(0);
   }, 180_000);
 });
