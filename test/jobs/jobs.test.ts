@@ -17,6 +17,11 @@ describe('jobs: batch, map, crawl bounds, limits, ownership', () => {
     slow = await startRecordingServer({
       // Holds every page for a while: jobs against it stay open long enough to be counted and cancelled.
       '/slow': (_req, res) => void setTimeout(() => res.writeHead(200, { 'content-type': 'text/html' }).end('<p>slow</p>'), 1500),
+      // Drops the connection twice without an answer, then answers: a failure that passes.
+      '/flaky': (req, res, self) => {
+        if (self.hitsTo('/flaky').length <= 2) req.socket.destroy();
+        else res.writeHead(200, { 'content-type': 'text/html' }).end('<main><p>Third time lucky.</p></main>');
+      },
     });
     site = await startFixtureSite(slow.origin);
     server = await startTestServer('sqlite', {
@@ -26,6 +31,7 @@ describe('jobs: batch, map, crawl bounds, limits, ownership', () => {
       JOB_CONCURRENCY: '2',
       JOB_LEASE_SECONDS: '3',
       JOB_POLL_INTERVAL_MS: '200',
+      JOB_RETRY_BASE_MS: '100',
       LOG_LEVEL: 'warn',
     });
     api = apiClient(server.baseUrl);
@@ -95,6 +101,19 @@ describe('jobs: batch, map, crawl bounds, limits, ownership', () => {
     const limited = await api.post('/v1/jobs/crawl', { url: `${site.server.origin}/`, limit: 7, formats: ['links'], ...FAST }, key);
     const limitedJob = await waitForJob(api, key, limited.body.data.id);
     expect(limitedJob.progress).toMatchObject({ total: 7, completed: 7 });
+  }, 60_000);
+
+  it('tries a page again after a failure that may pass, and records a lasting failure once tries run out', async () => {
+    const { key } = await api.signUpWithKey();
+    const create = await api.post('/v1/jobs/batch', { urls: [`${slow.origin}/flaky`, `${slow.origin.replace(/:\d+$/, ':1')}/closed`], formats: ['markdown'], ...FAST }, key);
+    expect(create.status, create.text).toBe(201);
+    const job = await waitForJob(api, key, create.body.data.id);
+    const results = await allResults(api, key, job.id);
+    expect(slow.hitsTo('/flaky')).toHaveLength(3);
+    expect(results.find((result) => result.url.endsWith('/flaky'))).toMatchObject({ status: 'completed', data: { markdown: expect.stringContaining('Third time lucky.') }, creditsCost: 1 });
+    // Port 1 of loopback is not in ALLOW_PRIVATE_HOSTS: refused at once, never tried again.
+    expect(results.find((result) => result.url.endsWith('/closed'))).toMatchObject({ status: 'failed', error: { code: 'URL_NOT_ALLOWED' } });
+    expect(job).toMatchObject({ status: 'completed', progress: { total: 2, completed: 1, failed: 1 }, creditsUsed: 1 });
   }, 60_000);
 
   it('refuses bad jobs with clear 4xx answers', async () => {
