@@ -152,6 +152,7 @@ const envSchema = z.object({
   JOB_POLL_INTERVAL_MS: positiveInt.max(600_000).default(2000),
   JOB_RETENTION_HOURS: positiveInt.max(24 * 365).default(24 * 7),
   JOBS_RUNNER: z.enum(['embedded', 'off']).default('embedded'),
+  JOBS_QUEUE: z.enum(['auto', 'database', 'bullmq']).default('auto'),
   JOB_WEBHOOK_ATTEMPTS: positiveInt.max(20).default(5),
   JOB_WEBHOOK_TIMEOUT_MS: positiveInt.max(120_000).default(10_000),
 });
@@ -344,6 +345,8 @@ export interface JobsConfig {
   retentionHours: number;
   /** `off`: this process serves the routes but runs no jobs (another process does). */
   runner: 'embedded' | 'off';
+  /** How new jobs reach runners: the database poll alone, or also a BullMQ queue on Redis (the default with REDIS_URL). */
+  queue: 'database' | 'bullmq';
   webhookAttempts: number;
   webhookTimeoutMs: number;
 }
@@ -545,6 +548,7 @@ export function loadConfig(env: Record<string, string | undefined>): Config {
       pollIntervalMs: e.JOB_POLL_INTERVAL_MS,
       retentionHours: e.JOB_RETENTION_HOURS,
       runner: e.JOBS_RUNNER,
+      queue: e.JOBS_QUEUE === 'auto' ? (e.REDIS_URL ? 'bullmq' : 'database') : e.JOBS_QUEUE,
       webhookAttempts: e.JOB_WEBHOOK_ATTEMPTS,
       webhookTimeoutMs: e.JOB_WEBHOOK_TIMEOUT_MS,
     },

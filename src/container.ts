@@ -50,6 +50,7 @@ import { JobService } from './jobs/job.service.js';
 import { JobStore } from './jobs/job-store.js';
 import { SiteDiscovery } from './jobs/site-discovery.js';
 import { WebhookSender } from './jobs/webhooks.js';
+import { JobQueue } from './jobs/job-queue.js';
 
 /** Everything a running Pluck holds, built once per process. */
 export interface AppContext {
@@ -102,6 +103,8 @@ export interface AppContext {
   jobs: JobService;
   /** Runs jobs in this process (JOBS_RUNNER=embedded, the default); started here, stopped by closeContext. */
   jobRunner: JobRunner | undefined;
+  /** With REDIS_URL (JOBS_QUEUE=auto or bullmq): announces new jobs to the runners through BullMQ. */
+  jobQueue: JobQueue | undefined;
 }
 
 /** Parts a test or an embedding program may supply instead of the defaults. */
@@ -178,6 +181,10 @@ export async function createContext(config: Config, overrides: ContextOverrides 
     const youtube = new YouTubeClient({ baseUrl: config.captions.youtubeBaseUrl, timeoutMs: config.captions.timeoutMs });
     const captions = new CaptionsService(youtube, metering);
     const jobStore = new JobStore(database.db);
+    const jobQueue =
+      config.jobs.queue === 'bullmq' && config.redisUrl
+        ? new JobQueue({ redisUrl: config.redisUrl, keyPrefix: config.redis.keyPrefix }, logger.child({ component: 'job-queue' }))
+        : undefined;
     const jobRunner =
       config.jobs.runner === 'embedded'
         ? new JobRunner({
@@ -190,9 +197,13 @@ export async function createContext(config: Config, overrides: ContextOverrides 
             loadUser: (userId) => authenticator.loadUser(userId),
             logger,
             webhooks: new WebhookSender(engine.guardedFetch.fetch, config.jobs, logger.child({ component: 'webhooks' })),
+            queue: jobQueue,
           })
         : undefined;
-    const jobs = new JobService(jobStore, engine.addressPolicy, config, () => jobRunner?.wake());
+    const jobs = new JobService(jobStore, engine.addressPolicy, config, (jobId) => {
+      void jobQueue?.add(jobId);
+      jobRunner?.wake();
+    });
     jobRunner?.start();
     return {
       ...engine,
@@ -226,6 +237,7 @@ export async function createContext(config: Config, overrides: ContextOverrides 
       lifecycle: new Lifecycle(),
       jobs,
       jobRunner,
+      jobQueue,
     };
   } catch (error) {
     await redis?.close();
@@ -237,6 +249,7 @@ export async function createContext(config: Config, overrides: ContextOverrides 
 export async function closeContext(ctx: AppContext): Promise<void> {
   // First, while the browser and database are still there: running jobs are given back for the next start.
   await ctx.jobRunner?.stop();
+  await ctx.jobQueue?.close();
   await ctx.fileSweeper.stop();
   await ctx.browser.close();
   await ctx.guardedFetch.close();

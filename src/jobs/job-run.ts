@@ -19,6 +19,8 @@ import type { Semaphore } from './semaphore.js';
 const TRANSIENT = new Set(['SERVICE_OVERLOADED', 'SERVICE_UNAVAILABLE', 'CONCURRENCY_LIMIT_EXCEEDED', 'TARGET_UNREACHABLE', 'TARGET_CRASHED']);
 /** Failures that end the whole job: no later page can do better. */
 const FATAL = new Set(['INSUFFICIENT_CREDITS']);
+/** Pause before asking again for one of the owner's concurrency slots (a slot frees as soon as any request ends). */
+const SLOT_WAIT_MS = 250;
 /** Origins whose robots.txt one job keeps in memory. */
 const MAX_ROBOTS_ORIGINS = 100;
 
@@ -171,6 +173,7 @@ export class JobRun {
   private async loadPage(scrape: ScrapeSpec, url: string, withLinks: boolean): Promise<{ result: NewResult; links?: string[]; finalUrl?: string }> {
     const { config, pages } = this.deps;
     const outputs: OutputRequest = withLinks ? { ...scrape.outputs, links: true } : scrape.outputs;
+    const waitForSlotsUntil = Date.now() + config.pageTimeoutMs;
     for (let attempt = 1; ; attempt += 1) {
       const timeout = AbortSignal.timeout(config.pageTimeoutMs);
       const caller: Caller = { principal: this.principal, requestId: this.job.id, log: this.log, signal: AbortSignal.any([this.signal, timeout]) };
@@ -184,6 +187,13 @@ export class JobRun {
         if (this.signal.aborted) throw new LeaseLost(this.job.id);
         const failure = describe(error, timeout.aborted, config.pageTimeoutMs);
         if (FATAL.has(failure.code)) throw new JobFailure(failure.code, failure.message);
+        // The owner's slots are all taken (their requests, or their other jobs): wait for one,
+        // without spending a try, up to a page timeout.
+        if (failure.code === 'CONCURRENCY_LIMIT_EXCEEDED' && Date.now() < waitForSlotsUntil) {
+          attempt -= 1;
+          await sleep(SLOT_WAIT_MS * (0.5 + Math.random()), this.signal);
+          continue;
+        }
         if (TRANSIENT.has(failure.code) && attempt < config.pageAttempts) {
           await sleep(config.retryBaseMs * 2 ** (attempt - 1), this.signal);
           continue;

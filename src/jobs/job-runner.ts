@@ -7,12 +7,16 @@ import { JobRun, type JobRunDeps } from './job-run.js';
 import type { JobRow, JobStore } from './job-store.js';
 import { Semaphore } from './semaphore.js';
 import type { WebhookSender } from './webhooks.js';
+import { JobQueue } from './job-queue.js';
+import type { Worker } from 'bullmq';
 
 export interface JobRunnerDeps extends Omit<JobRunDeps, 'pageSlots' | 'emit' | 'now'> {
   loadUser: (userId: string) => Promise<PrincipalUser | undefined>;
   logger: Logger;
   /** Sends the jobs' events to their webhooks; stopped with the runner. */
   webhooks: WebhookSender;
+  /** With REDIS_URL: new jobs arrive through BullMQ; the database poll then only recovers missed and stalled ones. */
+  queue?: JobQueue;
   now?: () => Date;
 }
 
@@ -31,6 +35,7 @@ export class JobRunner {
   private pollTimer: NodeJS.Timeout | undefined;
   private heartbeatTimer: NodeJS.Timeout | undefined;
   private polling: Promise<void> | undefined;
+  private queueWorker: Worker | undefined;
   private stopped = true;
 
   constructor(private readonly deps: JobRunnerDeps) {
@@ -49,6 +54,7 @@ export class JobRunner {
     this.heartbeatTimer = setInterval(() => void this.heartbeat(), Math.max(200, (this.config.leaseSeconds * 1000) / 3));
     this.pollTimer.unref();
     this.heartbeatTimer.unref();
+    this.queueWorker = this.deps.queue?.consume(this.config.globalConcurrency, this.config.leaseSeconds * 1000, (jobId) => this.runAnnounced(jobId));
     this.wake();
   }
 
@@ -67,10 +73,13 @@ export class JobRunner {
     this.stopped = true;
     clearInterval(this.pollTimer);
     clearInterval(this.heartbeatTimer);
+    // No more announced jobs: paused at once, closed once the runs in hand have returned.
+    void this.queueWorker?.pause(true).catch(() => undefined);
     await this.polling;
     const runs = [...this.running.values()];
     for (const run of runs) run.abort.abort();
     await Promise.allSettled(runs.map((run) => run.done));
+    if (this.queueWorker) await JobQueue.stopConsuming(this.queueWorker);
     await this.deps.webhooks.stop();
   }
 
@@ -83,11 +92,24 @@ export class JobRunner {
     const now = this.now();
     await this.deps.store.deleteExpired(now.toISOString());
     const room = this.config.globalConcurrency - this.running.size;
-    const claimed = await this.deps.store.claim(this.owner, room, now.toISOString(), this.leaseUntil(now));
+    // With the queue, a queued job is left to it for a lease's time before the poll takes it.
+    const queuedBefore = this.deps.queue ? new Date(now.getTime() - this.config.leaseSeconds * 1000).toISOString() : undefined;
+    const claimed = await this.deps.store.claim(this.owner, room, now.toISOString(), this.leaseUntil(now), queuedBefore);
     for (const job of claimed) this.run(job);
   }
 
+  /** A job announced on the queue: run here if it is still runnable (not taken by another runner, not cancelled). */
+  private async runAnnounced(jobId: string): Promise<void> {
+    if (this.stopped || this.running.has(jobId)) return;
+    const now = this.now();
+    const job = await this.deps.store.claimOne(jobId, this.owner, now.toISOString(), this.leaseUntil(now));
+    if (!job) return;
+    this.run(job);
+    await this.running.get(jobId)?.done;
+  }
+
   private run(job: JobRow): void {
+    this.log.info({ jobId: job.id, runner: this.owner }, 'job run started');
     const abort = new AbortController();
     const done = this.execute(job, abort.signal)
       .catch((error: unknown) => this.log.error({ err: error, jobId: job.id }, 'job run failed; it resumes when its lease lapses'))

@@ -114,29 +114,32 @@ export class JobStore {
    * lapsed (their runner died). Each claim is a conditional update, so two runners racing for
    * one job cannot both win.
    */
-  async claim(owner: string, count: number, now: string, leaseUntil: string): Promise<JobRow[]> {
+  async claim(owner: string, count: number, now: string, leaseUntil: string, queuedBefore?: string): Promise<JobRow[]> {
     if (count <= 0) return [];
-    const candidates = await this.db
+    let candidates = this.db
       .selectFrom('job')
       .select('id')
-      .where((eb) => eb.or([eb('status', '=', 'queued'), eb.and([eb('status', '=', 'active'), eb('lease_expires_at', '<', now)])]))
-      .orderBy('created_at')
-      .limit(count * 2)
-      .execute();
+      .where((eb) => eb.or([eb('status', '=', 'queued'), eb.and([eb('status', '=', 'active'), eb('lease_expires_at', '<', now)])]));
+    // With the queue, new jobs are pushed to runners: the poll only picks up those it missed.
+    if (queuedBefore) candidates = candidates.where((eb) => eb.or([eb('status', '=', 'active'), eb('created_at', '<', queuedBefore)]));
     const claimed: JobRow[] = [];
-    for (const { id } of candidates) {
+    for (const { id } of await candidates.orderBy('created_at').limit(count * 2).execute()) {
       if (claimed.length >= count) break;
-      const result = await this.db
-        .updateTable('job')
-        .set({ status: 'active', lease_owner: owner, lease_expires_at: leaseUntil, heartbeat_at: now })
-        .where('id', '=', id)
-        .where((eb) => eb.or([eb('status', '=', 'queued'), eb.and([eb('status', '=', 'active'), eb('lease_expires_at', '<', now)])]))
-        .executeTakeFirst();
-      if (Number(result.numUpdatedRows) !== 1) continue;
-      const row = await this.find(id);
+      const row = await this.claimOne(id, owner, now, leaseUntil);
       if (row) claimed.push(row);
     }
     return claimed;
+  }
+
+  /** Claims one job if it is runnable (queued, or active with a lapsed lease). */
+  async claimOne(id: string, owner: string, now: string, leaseUntil: string): Promise<JobRow | undefined> {
+    const result = await this.db
+      .updateTable('job')
+      .set({ status: 'active', lease_owner: owner, lease_expires_at: leaseUntil, heartbeat_at: now })
+      .where('id', '=', id)
+      .where((eb) => eb.or([eb('status', '=', 'queued'), eb.and([eb('status', '=', 'active'), eb('lease_expires_at', '<', now)])]))
+      .executeTakeFirst();
+    return Number(result.numUpdatedRows) === 1 ? this.find(id) : undefined;
   }
 
   /** Renews the leases `owner` holds; answers the ids it still holds (a cancelled job drops out). */

@@ -48,8 +48,8 @@ export class JobService {
     private readonly store: JobStore,
     private readonly policy: AddressPolicy,
     private readonly config: Config,
-    /** Tells the runner of this process that a job is waiting (a no-op when another process runs jobs). */
-    private readonly wake: () => void,
+    /** Announces a new job to the runners (this process's, and through the queue, others'). */
+    private readonly announce: (jobId: string) => void,
   ) {}
 
   async batch(caller: Caller, urls: string[], scrape: ScrapeSpec, webhook?: WebhookRequest) {
@@ -136,7 +136,7 @@ export class JobService {
       { id, user_id: userId, kind: options.kind, options: JSON.stringify(options), webhook: webhook ? JSON.stringify(webhook) : null, created_at: new Date().toISOString() },
       tasks,
     );
-    this.wake();
+    this.announce(id);
     const job = (await this.store.find(id))!;
     // The secret is shown once, here: the caller needs it to verify the events.
     return { ...jobView(job), ...(webhook ? { webhook: { url: webhook.url, events: webhook.events, secret: webhook.secret } } : {}) };

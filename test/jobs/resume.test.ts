@@ -4,8 +4,8 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { apiClient } from '../helpers/client.js';
 import { type RecordingServer, startRecordingServer } from '../helpers/recording-server.js';
-import { spawn } from 'node:child_process';
-import { type ServerProcess, startServerProcess, TSX } from '../helpers/server-process.js';
+import { type ServerProcess, startServerProcess } from '../helpers/server-process.js';
+import { startWorkerProcess } from './worker-process.js';
 import { allResults, waitForJob } from './job-client.js';
 
 const PAGES = 24;
@@ -46,25 +46,10 @@ describe('a job outlives the process running it', () => {
     processes.push(started);
     return started;
   };
-  /** `npm run worker` from the sources: runs jobs, serves nothing. */
   const startWorker = async () => {
-    const child = spawn(process.execPath, [...TSX, 'src/worker.ts'], { env: { ...process.env, NODE_ENV: 'production', LOG_LEVEL: 'info', ...env() }, stdio: ['ignore', 'pipe', 'pipe'] });
-    const output: string[] = [];
-    const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
-    processes.push({ child, baseUrl: '', output, exited });
-    await new Promise<void>((resolve, reject) => {
-      const timer = setTimeout(() => reject(new Error(`worker did not start: ${output.join('')}`)), 90_000);
-      const onData = (chunk: Buffer) => {
-        output.push(chunk.toString());
-        if (output.join('').includes('pluck worker running jobs')) {
-          clearTimeout(timer);
-          resolve();
-        }
-      };
-      child.stdout!.on('data', onData);
-      child.stderr!.on('data', onData);
-    });
-    return { child, output, exited };
+    const worker = await startWorkerProcess(env());
+    processes.push({ ...worker, baseUrl: '' });
+    return worker;
   };
 
   it('is taken up by a worker process after its server is killed mid-run, and completes with each URL once', async () => {
