@@ -3,7 +3,9 @@ import { createHash } from 'node:crypto';
 /** Longest URL a job keeps: longer ones are dropped at discovery (browsers cut near here too). */
 export const MAX_JOB_URL_LENGTH = 8192;
 /** Longest path a caller's include/exclude pattern is tested against: bounds the regex's work. */
-const MAX_MATCHED_PATH_LENGTH = 2048;
+const MAX_MATCHED_PATH_LENGTH = 1024;
+/** Repetitions (`*`, `+`) one pattern may hold: with k of them a backtracking match may take path length ^ k steps. */
+const MAX_REPETITIONS = 2;
 
 /**
  * The form a crawl compares and loads URLs in: no fragment, query parameters sorted, and the
@@ -68,4 +70,41 @@ export function isValidPattern(pattern: string): boolean {
   } catch {
     return false;
   }
+}
+
+/**
+ * True when a pattern could take too long (JavaScript's engine backtracks): a repeated group
+ * holding a repetition or an alternative, as in `(a+)+` or `(a|ab)*` (exponential), more than
+ * MAX_REPETITIONS repetitions (polynomial of that degree), or a backreference. Such patterns
+ * would run against every URL a crawl finds, on the server's one thread.
+ */
+export function mayBacktrackBadly(pattern: string): boolean {
+  if (/\\[1-9k]/.test(pattern)) return true;
+  const groups: boolean[] = [];
+  let inClass = false;
+  let repetitions = 0;
+  for (let index = 0; index < pattern.length; index += 1) {
+    const char = pattern[index];
+    if (char === '\\') {
+      index += 1;
+      continue;
+    }
+    if (inClass) {
+      if (char === ']') inClass = false;
+      continue;
+    }
+    if (char === '[') inClass = true;
+    else if (char === '(') groups.push(false);
+    else if (char === '|' || char === '*' || char === '+' || char === '{') {
+      if (char !== '|') repetitions += 1;
+      if (repetitions > MAX_REPETITIONS) return true;
+      if (groups.length > 0) groups[groups.length - 1] = true;
+    } else if (char === ')') {
+      const risky = groups.pop() ?? false;
+      const next = pattern[index + 1];
+      if (risky && (next === '*' || next === '+' || next === '{')) return true;
+      if (risky && groups.length > 0) groups[groups.length - 1] = true;
+    }
+  }
+  return false;
 }

@@ -124,6 +124,14 @@ describe('jobs: batch, map, crawl bounds, limits, ownership', () => {
     expect(badPattern.body.error.issues[0].path).toEqual(['includePaths', 0]);
     const longPattern = await api.post('/v1/jobs/crawl', { url: `${origin}/`, excludePaths: ['a'.repeat(201)] }, key);
     expect(longPattern.status).toBe(422);
+    // Patterns that backtrack for ever on a crafted URL would freeze the server: refused.
+    for (const slow of ['(a+)+$', '^/(x|xx)*y', '(.*)*', '.*a.*b.*c', '(a)\\1']) {
+      const res = await api.post('/v1/jobs/crawl', { url: `${origin}/`, includePaths: ['^/docs/', slow] }, key);
+      expect(res.status, slow).toBe(422);
+      expect(res.body.error.issues[0].path).toEqual(['includePaths', 1]);
+    }
+    const fine = await api.post('/v1/jobs/map', { url: `${origin}/`, includePaths: ['^/(blog|news)/', '/page/\\d+$', '\\.html?$'], limit: 1 }, key);
+    expect(fine.status, fine.text).toBe(201);
     const tooMany = await api.post('/v1/jobs/batch', { urls: Array.from({ length: 51 }, (_, i) => `${origin}/page/0-${i}`) }, key);
     expect(tooMany.status, tooMany.text).toBe(422);
     expect(tooMany.body.error.issues[0]).toMatchObject({ path: ['urls'], message: 'At most 50 pages per job on the free plan' });
