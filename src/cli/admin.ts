@@ -65,7 +65,8 @@ export async function runAdmin(argv: string[], env: Record<string, string | unde
     return 0;
   }
 
-  const config = loadConfig({ ...env, LOG_LEVEL: env.LOG_LEVEL ?? 'warn' });
+  // The CLI runs no jobs: a runner here would take a job up only to give it back at exit.
+  const config = loadConfig({ ...env, LOG_LEVEL: env.LOG_LEVEL ?? 'warn', JOBS_RUNNER: 'off' });
   // Loaded only now: help and usage errors answer at once, without the whole service.
   const { closeContext, createContext } = await import('../container.js');
   const ctx = await createContext(config, { mailer: cliMailer(config, io) });
