@@ -17,6 +17,7 @@ import { captureRoutes } from './web/capture.routes.js';
 import { pageRoutes } from './web/page.routes.js';
 import { pageFormatsRoutes } from './web/page-formats.routes.js';
 import { readerRoutes } from './web/reader.routes.js';
+import { mcpRoutes } from './mcp/mcp.routes.js';
 import { scrapeRoutes } from './web/scrape.routes.js';
 import type { AppEnv } from './http/context.js';
 import { mountApiDocs } from './http/api-docs.js';
@@ -65,6 +66,7 @@ export function createApp(ctx: AppContext) {
   app.route('/', pageRoutes(deps));
   app.route('/', pageFormatsRoutes(deps));
   app.route('/', readerRoutes(deps));
+  app.route('/', mcpRoutes(deps));
   app.route('/', scrapeRoutes(deps));
   app.route('/', aiExtractRoutes(deps));
   app.route('/', searchRoutes(deps));
