@@ -38,7 +38,10 @@ export function scrapeOptionFields(defaultFormats: string[]) {
     onlyMainContent: textSelectionFields.onlyMainContent,
     includeTags: textSelectionFields.includeTags,
     excludeTags: textSelectionFields.excludeTags,
-    headers: pageFields.headers,
+    headers: z
+      .record(z.string(), z.string())
+      .optional()
+      .openapi({ description: 'Request headers sent with every request of the page; a Cookie header becomes cookies of the page URL' }),
     waitFor: z
       .number()
       .int()
@@ -126,13 +129,15 @@ export function toPluckScrape(url: string, body: ScrapeOptionsBody, version: Fir
       issues.push({ code: 'custom', path, message: `Unknown format ${JSON.stringify(type)}; supported: ${SUPPORTED_FORMATS}` });
     }
   });
+  const { headers, cookies } = headersOf(body.headers, [...at, 'headers'], issues);
   if (issues.length > 0) throw validationError(issues);
 
   const page = {
     url,
     waitTime: body.waitFor,
     timeout: body.timeout === undefined ? undefined : Math.min(body.timeout, MAX_TIMEOUT_MS),
-    headers: body.headers,
+    headers,
+    cookies,
     maxAge: body.maxAge === undefined ? undefined : Math.min(Math.floor(body.maxAge / 1000), MAX_AGE_SECONDS),
   };
   return { page, viewport, outputs, extractionField };
@@ -168,6 +173,27 @@ function askOf(options: z.infer<typeof aiOptions> | undefined, path: (string | n
     return undefined;
   }
   return { prompt, schema, instructions: systemPrompt, responseType: 'json' };
+}
+
+/**
+ * Firecrawl callers send cookies as a Cookie header; Pluck sets them as cookies of the page URL
+ * (its header field refuses Cookie, which would otherwise reach every host the page calls).
+ */
+function headersOf(given: Record<string, string> | undefined, path: (string | number)[], issues: ValidationIssue[]) {
+  if (!given) return {};
+  const cookieName = Object.keys(given).find((name) => name.toLowerCase() === 'cookie');
+  const rest = Object.fromEntries(Object.entries(given).filter(([name]) => name !== cookieName));
+  const headers = pageFields.headers.safeParse(rest);
+  if (!headers.success) issues.push(...prefixed(path, toSpecIssues(headers.error, rest)));
+  if (cookieName === undefined) return { headers: headers.data };
+  const pairs = given[cookieName]!.split(';').map((pair) => pair.trim()).filter(Boolean);
+  const cookieList = pairs.map((pair) => {
+    const equals = pair.indexOf('=');
+    return equals > 0 ? { name: pair.slice(0, equals).trim(), value: pair.slice(equals + 1).trim() } : { name: pair, value: '' };
+  });
+  const cookies = pageFields.cookies.safeParse(cookieList);
+  if (!cookies.success) issues.push(...prefixed([...path, cookieName], toSpecIssues(cookies.error, cookieList)));
+  return { headers: headers.data, cookies: cookies.data };
 }
 
 function prefixed(path: (string | number)[], issues: ValidationIssue[]): ValidationIssue[] {

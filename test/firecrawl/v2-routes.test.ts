@@ -47,7 +47,7 @@ describe('Firecrawl v2 API: the bodies and answers the v2 SDK (Firecrawl class) 
         { type: 'json', prompt: 'The heading', schema: { type: 'object', properties: { heading: { type: 'string' } } } },
       ],
       onlyMainContent: false,
-      headers: { 'X-Firecrawl-Test': 'sent along' },
+      headers: { 'X-Firecrawl-Test': 'sent along', Cookie: 'session=abc; theme=dark' },
       waitFor: 100,
       // Accepted and ignored, as documented.
       proxy: 'basic',
@@ -59,6 +59,8 @@ describe('Firecrawl v2 API: the bodies and answers the v2 SDK (Firecrawl class) 
     const { data } = res.body;
     expect(site.hitsTo('/article').length - loads).toBe(1);
     expect(site.hitsTo('/article').at(-1)?.headers['x-firecrawl-test']).toBe('sent along');
+    // A Cookie header becomes the page's cookies.
+    expect(site.hitsTo('/article').at(-1)?.headers.cookie).toBe('session=abc; theme=dark');
     // onlyMainContent: false keeps the page's chrome.
     expect(data.markdown).toContain('Footer words');
     expect(data.html).toContain('Footer words');
@@ -104,6 +106,10 @@ describe('Firecrawl v2 API: the bodies and answers the v2 SDK (Firecrawl class) 
     const badShot = await firecrawlPost(world, '/v2/scrape', { url: `${site.origin}/article`, formats: [{ type: 'screenshot', viewport: { width: 99999, height: 600 } }] });
     expect(badShot.status).toBe(400);
     expect(badShot.body.details[0].path).toEqual(['formats', 0, 'viewport', 'width']);
+
+    const hostHeader = await firecrawlPost(world, '/v2/scrape', { url: `${site.origin}/article`, headers: { Host: 'elsewhere.example' } });
+    expect(hostHeader.status).toBe(400);
+    expect(hostHeader.body.details[0].path).toEqual(['headers']);
 
     const missingUrl = await firecrawlPost(world, '/v2/scrape', { formats: ['markdown'] });
     expect(missingUrl.status).toBe(400);
