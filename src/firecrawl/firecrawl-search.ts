@@ -79,7 +79,10 @@ async function scrapeHit(ctx: AppContext, caller: Caller, hit: SearchHit, scrape
     const run = await ctx.pages.page(caller, { ...scrape.page, url: hit.url }, scrape.outputs, scrape.viewport);
     return firecrawlDocument(run, scrape, caller.requestId);
   } catch (error) {
-    if (!(error instanceof AppError) || error.code === 'VALIDATION_ERROR') throw error;
-    return { metadata: { sourceURL: hit.url, url: hit.url, statusCode: 0, error: `${error.code}: ${error.message}` } } satisfies FirecrawlDocument;
+    // The request itself is wrong, or its caller left: no use trying the next results.
+    if (!(error instanceof AppError) || error.code === 'VALIDATION_ERROR' || error.code === 'CLIENT_CLOSED_REQUEST') throw error;
+    // A page held until its timeout is charged all the same (metered-operation.ts says so in this header).
+    const creditsUsed = Number(error.headers['X-Credits-Cost'] ?? 0);
+    return { metadata: { sourceURL: hit.url, url: hit.url, statusCode: 0, creditsUsed, error: `${error.code}: ${error.message}` } } satisfies FirecrawlDocument;
   }
 }

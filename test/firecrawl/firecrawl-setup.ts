@@ -37,7 +37,7 @@ export interface FirecrawlWorld {
 /**
  * Pluck with a loopback site (`/article`, `/second`, `/hang` that never answers), the OpenAI
  * stand-in for json, and a SearXNG stand-in whose results are the site's own pages (any query
- * with `nothing` finds none), and one account with an API key.
+ * with `nothing` finds none; with `refused`, a third result on an address the egress policy refuses), and one account with an API key.
  */
 export async function startFirecrawlWorld(): Promise<FirecrawlWorld> {
   const send = (body: string) => (_req: unknown, res: ServerResponse) => res.writeHead(200, { 'content-type': 'text/html; charset=utf-8' }).end(body);
@@ -53,6 +53,7 @@ export async function startFirecrawlWorld(): Promise<FirecrawlWorld> {
       : [
           { url: `${site.origin}/article`, title: 'Engine notes', content: 'Notes on the engine', engine: 'stand-in' },
           { url: `${site.origin}/second`, title: 'Second notes', content: 'More notes', engine: 'stand-in' },
+          ...(query.includes('refused') ? [{ url: 'http://10.9.9.9/private', title: 'Private', content: 'Behind the egress policy', engine: 'stand-in' }] : []),
         ];
     sendJson(response, 200, { query, number_of_results: results.length, results, answers: [], suggestions: [], unresponsive_engines: [] });
   });

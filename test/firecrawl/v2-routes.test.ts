@@ -157,6 +157,17 @@ describe('Firecrawl v2 API: the bodies and answers the v2 SDK (Firecrawl class) 
     expect(scraped.body.creditsUsed).toBe(price);
     expect(await world.balance()).toBe(before - price);
 
+    // A result whose page cannot be scraped keeps its place, with the reason, and costs nothing.
+    const beforeRefused = await world.balance();
+    const refused = await firecrawlPost(world, '/v2/search', { query: 'refused pages', limit: 3, scrapeOptions: { formats: ['markdown'] } });
+    expect(refused.status, JSON.stringify(refused.body)).toBe(200);
+    const private_ = refused.body.data.web[2];
+    expect(private_).toMatchObject({ url: 'http://10.9.9.9/private', title: 'Private', position: 3, metadata: { creditsUsed: 0 } });
+    expect(private_.metadata.error).toMatch(/^URL_NOT_ALLOWED: /);
+    expect(private_.markdown).toBeUndefined();
+    expect(refused.body.data.web[0].markdown).toContain('First sentence 0');
+    expect(await world.balance()).toBe(beforeRefused - config.search.creditCost - 2 * config.web.creditCosts.markdown);
+
     const none = await firecrawlPost(world, '/v2/search', { query: 'nothing at all' });
     expect(none.body).toMatchObject({ success: true, data: { web: [] } });
   });
