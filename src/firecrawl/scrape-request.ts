@@ -156,9 +156,9 @@ function screenshotOf(options: Record<string, unknown>, path: (string | number)[
     return undefined;
   }
   const { fullPage, quality, viewport } = parsed.data;
-  const options_: ScreenshotOptions =
+  const captureOptions: ScreenshotOptions =
     quality === undefined ? { fullPage, type: 'png', omitBackground: false } : { fullPage, type: 'jpeg', quality, omitBackground: false };
-  return { options: options_, viewport };
+  return { options: captureOptions, viewport };
 }
 
 function askOf(options: z.infer<typeof aiOptions> | undefined, path: (string | number)[], name: string, issues: ValidationIssue[]): ExtractionAsk | undefined {
