@@ -138,6 +138,22 @@ const envSchema = z.object({
   PDF_MAX_PAGES: positiveInt.max(10_000).default(100),
   SCRAPE_MAX_SELECTORS: positiveInt.max(1000).default(20),
   SCRAPE_MAX_RESULTS: positiveInt.max(10_000).default(100),
+
+  FREE_JOBS_AT_ONCE: positiveInt.max(1000).default(2),
+  PRO_JOBS_AT_ONCE: positiveInt.max(1000).default(10),
+  FREE_JOB_MAX_PAGES: positiveInt.max(1_000_000).default(500),
+  PRO_JOB_MAX_PAGES: positiveInt.max(1_000_000).default(10_000),
+  JOB_CONCURRENCY: positiveInt.max(100).default(2),
+  JOBS_GLOBAL_CONCURRENCY: positiveInt.max(1000).default(4),
+  JOB_PAGE_TIMEOUT_MS: positiveInt.max(600_000).default(90_000),
+  JOB_PAGE_ATTEMPTS: positiveInt.max(10).default(3),
+  JOB_RETRY_BASE_MS: positiveInt.max(600_000).default(1000),
+  JOB_LEASE_SECONDS: positiveInt.max(3600).default(30),
+  JOB_POLL_INTERVAL_MS: positiveInt.max(600_000).default(2000),
+  JOB_RETENTION_HOURS: positiveInt.max(24 * 365).default(24 * 7),
+  JOBS_RUNNER: z.enum(['embedded', 'off']).default('embedded'),
+  JOB_WEBHOOK_ATTEMPTS: positiveInt.max(20).default(5),
+  JOB_WEBHOOK_TIMEOUT_MS: positiveInt.max(120_000).default(10_000),
 });
 
 export type PlanName = 'free' | 'pro';
@@ -199,6 +215,7 @@ export interface Config {
   captions: CaptionsConfig;
   ai: AiConfig;
   web: WebConfig;
+  jobs: JobsConfig;
 }
 
 /**
@@ -306,6 +323,29 @@ export interface EgressConfig {
   proxyPort: number;
   /** The proxy address given to browsers, when they reach it by another name (e.g. behind NAT). */
   proxyPublicUrl: string | undefined;
+}
+
+/** Batch, crawl and map jobs (src/jobs, docs/jobs.md). */
+export interface JobsConfig {
+  /** Per plan: jobs queued or running at once, and pages (or URLs) one job may hold. */
+  plans: Record<PlanName, { jobsAtOnce: number; maxPages: number }>;
+  /** Pages of one job loading at once (never more than the plan's concurrency less one, so single requests keep room). */
+  concurrency: number;
+  /** Pages of all jobs loading at once in this process: the rest of the browser pool stays for single requests. */
+  globalConcurrency: number;
+  pageTimeoutMs: number;
+  /** Tries of a page whose failure may pass (overload, unreachable target, timeout). */
+  pageAttempts: number;
+  retryBaseMs: number;
+  /** A running job's claim; renewed by its runner, taken over by another when it lapses (the runner died). */
+  leaseSeconds: number;
+  pollIntervalMs: number;
+  /** Finished jobs and their results are kept this long. */
+  retentionHours: number;
+  /** `off`: this process serves the routes but runs no jobs (another process does). */
+  runner: 'embedded' | 'off';
+  webhookAttempts: number;
+  webhookTimeoutMs: number;
 }
 
 /** The shared Redis behind rate limits, concurrency slots and the result cache (when REDIS_URL is set). */
@@ -490,6 +530,23 @@ export function loadConfig(env: Record<string, string | undefined>): Config {
       pdfMaxPages: e.PDF_MAX_PAGES,
       scrapeMaxSelectors: e.SCRAPE_MAX_SELECTORS,
       scrapeMaxResults: e.SCRAPE_MAX_RESULTS,
+    },
+    jobs: {
+      plans: {
+        free: { jobsAtOnce: e.FREE_JOBS_AT_ONCE, maxPages: e.FREE_JOB_MAX_PAGES },
+        pro: { jobsAtOnce: e.PRO_JOBS_AT_ONCE, maxPages: e.PRO_JOB_MAX_PAGES },
+      },
+      concurrency: e.JOB_CONCURRENCY,
+      globalConcurrency: e.JOBS_GLOBAL_CONCURRENCY,
+      pageTimeoutMs: e.JOB_PAGE_TIMEOUT_MS,
+      pageAttempts: e.JOB_PAGE_ATTEMPTS,
+      retryBaseMs: e.JOB_RETRY_BASE_MS,
+      leaseSeconds: e.JOB_LEASE_SECONDS,
+      pollIntervalMs: e.JOB_POLL_INTERVAL_MS,
+      retentionHours: e.JOB_RETENTION_HOURS,
+      runner: e.JOBS_RUNNER,
+      webhookAttempts: e.JOB_WEBHOOK_ATTEMPTS,
+      webhookTimeoutMs: e.JOB_WEBHOOK_TIMEOUT_MS,
     },
   };
 }

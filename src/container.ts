@@ -45,6 +45,11 @@ import { CaptionsService } from './captions/captions.service.js';
 import { YouTubeClient } from './captions/youtube-client.js';
 import { createSearchProviders, SearchService } from './search/search.service.js';
 import { AiExtractor } from './ai/ai-extract.service.js';
+import { JobRunner } from './jobs/job-runner.js';
+import { JobService } from './jobs/job.service.js';
+import { JobStore } from './jobs/job-store.js';
+import { SiteDiscovery } from './jobs/site-discovery.js';
+import { WebhookSender } from './jobs/webhooks.js';
 
 /** Everything a running Pluck holds, built once per process. */
 export interface AppContext {
@@ -93,6 +98,10 @@ export interface AppContext {
   metrics: Metrics;
   /** Draining after SIGTERM: /ready answers 503. */
   lifecycle: Lifecycle;
+  /** Batch, crawl and map jobs (docs/jobs.md). */
+  jobs: JobService;
+  /** Runs jobs in this process (JOBS_RUNNER=embedded, the default); started here, stopped by closeContext. */
+  jobRunner: JobRunner | undefined;
 }
 
 /** Parts a test or an embedding program may supply instead of the defaults. */
@@ -168,6 +177,22 @@ export async function createContext(config: Config, overrides: ContextOverrides 
     const search = new SearchService(createSearchProviders(config.search), metering);
     const youtube = new YouTubeClient({ baseUrl: config.captions.youtubeBaseUrl, timeoutMs: config.captions.timeoutMs });
     const captions = new CaptionsService(youtube, metering);
+    const jobStore = new JobStore(database.db);
+    const jobRunner =
+      config.jobs.runner === 'embedded'
+        ? new JobRunner({
+            store: jobStore,
+            pages,
+            policy: engine.addressPolicy,
+            discovery: new SiteDiscovery(engine.guardedFetch.fetch, logger),
+            config: config.jobs,
+            loadUser: (userId) => authenticator.loadUser(userId),
+            logger,
+            webhooks: new WebhookSender(engine.guardedFetch.fetch, config.jobs, logger.child({ component: 'webhooks' })),
+          })
+        : undefined;
+    const jobs = new JobService(jobStore, engine.addressPolicy, config, () => jobRunner?.wake());
+    jobRunner?.start();
     return {
       ...engine,
       config,
@@ -198,6 +223,8 @@ export async function createContext(config: Config, overrides: ContextOverrides 
       ai,
       metrics,
       lifecycle: new Lifecycle(),
+      jobs,
+      jobRunner,
     };
   } catch (error) {
     await redis?.close();
@@ -207,6 +234,8 @@ export async function createContext(config: Config, overrides: ContextOverrides 
 }
 
 export async function closeContext(ctx: AppContext): Promise<void> {
+  // First, while the browser and database are still there: running jobs are given back for the next start.
+  await ctx.jobRunner?.stop();
   await ctx.fileSweeper.stop();
   await ctx.browser.close();
   await ctx.guardedFetch.close();

@@ -75,6 +75,66 @@ function migrationsFor(dialect: DialectName): Record<string, Migration> {
       await sql`delete from ${sql.table('verification')}`.execute(db);
     },
   },
+  '0005_jobs': {
+    async up(db: Kysely<unknown>) {
+      // Batch, crawl and map jobs (src/jobs). A runner holds a lease on a running job and renews
+      // it; a lapsed lease means its runner died, and another runner takes the job over.
+      await db.schema
+        .createTable('job')
+        .addColumn('id', 'varchar(64)', (col) => col.primaryKey())
+        .addColumn('user_id', 'varchar(64)', (col) => col.notNull())
+        .addColumn('kind', 'varchar(16)', (col) => col.notNull())
+        .addColumn('status', 'varchar(16)', (col) => col.notNull())
+        .addColumn('options', 'text', (col) => col.notNull())
+        .addColumn('webhook', 'text')
+        .addColumn('total', 'integer', (col) => col.notNull().defaultTo(0))
+        .addColumn('completed', 'integer', (col) => col.notNull().defaultTo(0))
+        .addColumn('failed', 'integer', (col) => col.notNull().defaultTo(0))
+        .addColumn('credits_used', 'integer', (col) => col.notNull().defaultTo(0))
+        .addColumn('seeded', 'integer', (col) => col.notNull().defaultTo(0))
+        .addColumn('error_code', 'varchar(64)')
+        .addColumn('error_message', 'text')
+        .addColumn('lease_owner', 'varchar(64)')
+        .addColumn('lease_expires_at', 'varchar(32)')
+        .addColumn('heartbeat_at', 'varchar(32)')
+        .addColumn('created_at', 'varchar(32)', (col) => col.notNull())
+        .addColumn('started_at', 'varchar(32)')
+        .addColumn('finished_at', 'varchar(32)')
+        .addColumn('expires_at', 'varchar(32)')
+        .execute();
+      await db.schema.createIndex('job_user_created_idx').on('job').columns(['user_id', 'created_at']).execute();
+      await db.schema.createIndex('job_status_idx').on('job').columns(['status', 'lease_expires_at']).execute();
+      await db.schema.createIndex('job_expires_idx').on('job').column('expires_at').execute();
+      // The URLs a job will load: the batch's list, or a crawl's frontier as it is discovered.
+      // url_key (a digest of the normalised URL) makes each URL once per job, however long.
+      await db.schema
+        .createTable('job_task')
+        .addColumn('job_id', 'varchar(64)', (col) => col.notNull())
+        .addColumn('seq', 'integer', (col) => col.notNull())
+        .addColumn('url', 'text', (col) => col.notNull())
+        .addColumn('url_key', 'varchar(64)', (col) => col.notNull())
+        .addColumn('depth', 'integer', (col) => col.notNull())
+        .addColumn('state', 'varchar(16)', (col) => col.notNull())
+        .addPrimaryKeyConstraint('job_task_pk', ['job_id', 'seq'])
+        .addUniqueConstraint('job_task_url_uq', ['job_id', 'url_key'])
+        .execute();
+      await db.schema.createIndex('job_task_state_idx').on('job_task').columns(['job_id', 'state', 'seq']).execute();
+      // One row per finished URL, numbered in the order they finished: results are paged by ordinal.
+      await db.schema
+        .createTable('job_result')
+        .addColumn('job_id', 'varchar(64)', (col) => col.notNull())
+        .addColumn('ordinal', 'integer', (col) => col.notNull())
+        .addColumn('url', 'text', (col) => col.notNull())
+        .addColumn('status', 'varchar(16)', (col) => col.notNull())
+        .addColumn('data', 'text')
+        .addColumn('error_code', 'varchar(64)')
+        .addColumn('error_message', 'text')
+        .addColumn('credits', 'integer', (col) => col.notNull().defaultTo(0))
+        .addColumn('created_at', 'varchar(32)', (col) => col.notNull())
+        .addPrimaryKeyConstraint('job_result_pk', ['job_id', 'ordinal'])
+        .execute();
+    },
+  },
   };
 }
 

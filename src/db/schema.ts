@@ -14,6 +14,9 @@ export interface Database {
   credit_ledger: CreditLedgerTable;
   file: FileTable;
   file_orphan: FileOrphanTable;
+  job: JobTable;
+  job_task: JobTaskTable;
+  job_result: JobResultTable;
 }
 
 export interface UserTable {
@@ -101,4 +104,56 @@ export interface FileTable {
 export interface FileOrphanTable {
   r2_key: string;
   expires_at: string;
+}
+
+export type JobKind = 'batch' | 'crawl' | 'map';
+export type JobStatus = 'queued' | 'active' | 'completed' | 'failed' | 'cancelled';
+
+export interface JobTable {
+  id: string;
+  user_id: string;
+  kind: JobKind;
+  status: JobStatus;
+  /** JSON: what the job was asked (src/jobs/job-options.ts). */
+  options: string;
+  /** JSON: where events go, with their signing secret; null without a webhook. */
+  webhook: string | null;
+  /** URLs known to the job so far (a crawl's grows as it discovers them). */
+  total: number;
+  completed: number;
+  failed: number;
+  credits_used: number;
+  /** 1 once a crawl's start URL (and sitemaps) are in job_task. */
+  seeded: number;
+  error_code: string | null;
+  error_message: string | null;
+  lease_owner: string | null;
+  lease_expires_at: string | null;
+  heartbeat_at: string | null;
+  created_at: string;
+  started_at: string | null;
+  finished_at: string | null;
+  expires_at: string | null;
+}
+
+export interface JobTaskTable {
+  job_id: string;
+  seq: number;
+  url: string;
+  url_key: string;
+  depth: number;
+  state: 'queued' | 'done';
+}
+
+export interface JobResultTable {
+  job_id: string;
+  ordinal: number;
+  url: string;
+  status: 'completed' | 'failed';
+  /** JSON of the page's outputs; null for a failure (and for map's URLs). */
+  data: string | null;
+  error_code: string | null;
+  error_message: string | null;
+  credits: number;
+  created_at: string;
 }

@@ -4,6 +4,7 @@ import { callerOf } from '../http/context.js';
 import { ok } from '../http/envelope.js';
 import { authedErrors, bearerSecurity, createRouter, envelope, errorResponse, json, jsonBody } from '../http/openapi.js';
 import type { RouteDeps } from '../http/route-deps.js';
+import type { Config } from '../config.js';
 import type { OutputRequest, StoredCapture } from './outputs.js';
 import type { PageOperations } from './page-operations.js';
 import { pageMetadata } from './page-operations.js';
@@ -52,22 +53,27 @@ const PageData = z.object({
   metadata: z.object({ ...pageMetadataFields, wordCount: z.number().optional() }),
 });
 
-/** `/v1/web/page`: several outputs of one page load, one request, one price (docs/page-operations.md). */
-export function pageFormatsRoutes({ ctx, requireAuth }: RouteDeps) {
-  const formatSchema = z
+/** One entry of `formats`: an output by name, or an object with its options (also the jobs' formats). */
+export function pageFormatSchema(config: Config) {
+  return z
     .union([
       z.enum(NAMED_FORMATS),
       z
         .strictObject({ ...screenshotOptionFields, type: z.literal('screenshot'), imageType: screenshotOptionFields.type })
         .superRefine(({ imageType, quality }, refinement) => qualityOnlyForLossy({ type: imageType, quality }, refinement)),
       z.strictObject({ type: z.literal('pdf'), ...pdfOptionFields }),
-      z.strictObject({ type: z.literal('scrape'), elements: scrapeTargetsSchema(ctx.config.web.scrapeMaxSelectors) }),
+      z.strictObject({ type: z.literal('scrape'), elements: scrapeTargetsSchema(config.web.scrapeMaxSelectors) }),
       z.strictObject({ type: z.literal('json'), ...aiAskFields }).superRefine(checkAsk),
     ])
     .openapi({
       description:
         'An output: markdown, html, rawHtml, links, images, metadata, screenshot or pdf by name (screenshot and pdf with their defaults), or an object: {type: "screenshot", fullPage?, imageType? (png, jpeg, webp), quality?, clip?, omitBackground?, selector?}, {type: "pdf", format?, landscape?, printBackground?, scale?, margin?}, {type: "scrape", elements}, {type: "json", prompt?, instructions?, schema?, responseType?}',
     });
+}
+
+/** `/v1/web/page`: several outputs of one page load, one request, one price (docs/page-operations.md). */
+export function pageFormatsRoutes({ ctx, requireAuth }: RouteDeps) {
+  const formatSchema = pageFormatSchema(ctx.config);
 
   const PageBody = z
     .object({
@@ -139,7 +145,7 @@ export function toOutputRequest(formats: Format[], selection: OutputRequest['mar
 }
 
 /** A run in the answer's shape: each output asked for, captures without their storage key (and with their bytes if asked). */
-async function pageData(pages: PageOperations, run: PageRun, base64: boolean) {
+export async function pageData(pages: PageOperations, run: PageRun, base64: boolean) {
   const { outputs } = run.result;
   const capture = async (type: 'screenshot' | 'pdf', stored: StoredCapture | undefined) => {
     if (!stored) return undefined;

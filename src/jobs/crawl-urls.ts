@@ -1,0 +1,71 @@
+import { createHash } from 'node:crypto';
+
+/** Longest URL a job keeps: longer ones are dropped at discovery (browsers cut near here too). */
+export const MAX_JOB_URL_LENGTH = 8192;
+/** Longest path a caller's include/exclude pattern is tested against: bounds the regex's work. */
+const MAX_MATCHED_PATH_LENGTH = 2048;
+
+/**
+ * The form a crawl compares and loads URLs in: no fragment, query parameters sorted, and the
+ * path without a trailing slash (the root keeps its own). Undefined for anything but http(s).
+ */
+export function normaliseUrl(input: string, base?: string): string | undefined {
+  let url: URL;
+  try {
+    url = new URL(input, base);
+  } catch {
+    return undefined;
+  }
+  if (url.protocol !== 'http:' && url.protocol !== 'https:') return undefined;
+  url.hash = '';
+  url.username = '';
+  url.password = '';
+  url.searchParams.sort();
+  if (url.pathname.length > 1 && url.pathname.endsWith('/')) url.pathname = url.pathname.replace(/\/+$/, '') || '/';
+  const href = url.href;
+  return href.length <= MAX_JOB_URL_LENGTH ? href : undefined;
+}
+
+/** What makes two spellings of one URL one task: a digest of its normal form (bounded, for the unique index). */
+export function urlKey(normalised: string): string {
+  return createHash('sha256').update(normalised).digest('hex');
+}
+
+export interface ScopeRules {
+  /** Hostname of the start URL; without `www.` so both spellings are one site. */
+  site: string;
+  allowSubdomains: boolean;
+  allowExternalLinks: boolean;
+  includePaths: RegExp[];
+  excludePaths: RegExp[];
+}
+
+export function siteOf(hostname: string): string {
+  return hostname.replace(/^www\./, '');
+}
+
+/** True when a crawl may follow `url` (already normalised): on the site, and through the path filters. */
+export function isInScope(url: string, rules: ScopeRules): boolean {
+  const parsed = new URL(url);
+  const host = siteOf(parsed.hostname);
+  const onSite = host === rules.site || (rules.allowSubdomains && host.endsWith(`.${rules.site}`));
+  if (!onSite && !rules.allowExternalLinks) return false;
+  const path = `${parsed.pathname}${parsed.search}`.slice(0, MAX_MATCHED_PATH_LENGTH);
+  if (rules.excludePaths.some((pattern) => pattern.test(path))) return false;
+  return rules.includePaths.length === 0 || rules.includePaths.some((pattern) => pattern.test(path));
+}
+
+/** Patterns as the caller sent them (checked by the route: bounded length, valid syntax). */
+export function compilePatterns(patterns: string[]): RegExp[] {
+  return patterns.map((pattern) => new RegExp(pattern, 'u'));
+}
+
+/** True when `pattern` compiles as a JavaScript regular expression. */
+export function isValidPattern(pattern: string): boolean {
+  try {
+    new RegExp(pattern, 'u');
+    return true;
+  } catch {
+    return false;
+  }
+}

@@ -1,0 +1,329 @@
+import type { ExpressionBuilder, Kysely, Transaction, UpdateObject } from 'kysely';
+import type { Database, JobKind, JobStatus, JobTable } from '../db/schema.js';
+
+export type JobRow = JobTable;
+
+export interface NewTask {
+  url: string;
+  urlKey: string;
+  depth: number;
+}
+
+export interface NewResult {
+  url: string;
+  status: 'completed' | 'failed';
+  data?: unknown;
+  errorCode?: string;
+  errorMessage?: string;
+  credits: number;
+}
+
+/**
+ * A finished page (or a crawl's seeding), written at once: its results, its task marked done,
+ * the URLs it led to, and the job's counters.
+ */
+export interface PageOutcome {
+  /** The task the first result answers; absent when seeding. */
+  taskSeq?: number;
+  /** The page's own result first (when there is a task), then discovered URLs the egress policy refused (never loaded). */
+  results: NewResult[];
+  /** URLs the page led to (a crawl's links); their tasks are numbered from `firstSeq`. */
+  discovered: NewTask[];
+  firstSeq: number;
+  /** Seeding: the crawl's first tasks are in. */
+  seeded?: boolean;
+}
+
+/** Thrown when a runner writes for a job it no longer holds (its lease lapsed, or the job was cancelled). */
+export class LeaseLost extends Error {
+  constructor(readonly jobId: string) {
+    super(`The lease on job ${jobId} is no longer held`);
+    this.name = 'LeaseLost';
+  }
+}
+
+const OPEN: JobStatus[] = ['queued', 'active'];
+
+/** The jobs tables (job, job_task, job_result); the one place that writes them. */
+export class JobStore {
+  constructor(private readonly db: Kysely<Database>) {}
+
+  async create(job: Pick<JobRow, 'id' | 'user_id' | 'kind' | 'options' | 'webhook' | 'created_at'>, tasks: NewTask[]): Promise<void> {
+    await this.db.transaction().execute(async (trx) => {
+      // A URL given twice is one task: the total counts the tasks made.
+      const total = await insertTasks(trx, job.id, tasks, 0);
+      await trx
+        .insertInto('job')
+        .values({ ...job, status: 'queued', total, completed: 0, failed: 0, credits_used: 0, seeded: job.kind === 'batch' ? 1 : 0 })
+        .execute();
+    });
+  }
+
+  async countOpen(userId: string): Promise<number> {
+    const row = await this.db
+      .selectFrom('job')
+      .select((eb) => eb.fn.countAll<number>().as('n'))
+      .where('user_id', '=', userId)
+      .where('status', 'in', OPEN)
+      .executeTakeFirstOrThrow();
+    return Number(row.n);
+  }
+
+  async find(id: string, userId?: string): Promise<JobRow | undefined> {
+    let query = this.db.selectFrom('job').selectAll().where('id', '=', id);
+    if (userId !== undefined) query = query.where('user_id', '=', userId);
+    return query.executeTakeFirst();
+  }
+
+  /** A user's jobs, newest first; `before` is the created_at/id cursor of the previous page's last job. */
+  async list(userId: string, limit: number, before?: { createdAt: string; id: string }): Promise<JobRow[]> {
+    let query = this.db.selectFrom('job').selectAll().where('user_id', '=', userId);
+    if (before) {
+      query = query.where((eb) =>
+        eb.or([eb('created_at', '<', before.createdAt), eb.and([eb('created_at', '=', before.createdAt), eb('id', '<', before.id)])]),
+      );
+    }
+    return query.orderBy('created_at', 'desc').orderBy('id', 'desc').limit(limit).execute();
+  }
+
+  async results(jobId: string, afterOrdinal: number, limit: number) {
+    return this.db
+      .selectFrom('job_result')
+      .selectAll()
+      .where('job_id', '=', jobId)
+      .where('ordinal', '>', afterOrdinal)
+      .orderBy('ordinal')
+      .limit(limit)
+      .execute();
+  }
+
+  /** Ends an open job as cancelled; its runner notices at its next heartbeat or write. */
+  async cancel(id: string, userId: string, now: string, expiresAt: string): Promise<boolean> {
+    const result = await this.db
+      .updateTable('job')
+      .set({ status: 'cancelled', finished_at: now, expires_at: expiresAt, lease_owner: null, lease_expires_at: null })
+      .where('id', '=', id)
+      .where('user_id', '=', userId)
+      .where('status', 'in', OPEN)
+      .executeTakeFirst();
+    return Number(result.numUpdatedRows) === 1;
+  }
+
+  /**
+   * Claims up to `count` runnable jobs for `owner`: queued ones, and active ones whose lease
+   * lapsed (their runner died). Each claim is a conditional update, so two runners racing for
+   * one job cannot both win.
+   */
+  async claim(owner: string, count: number, now: string, leaseUntil: string): Promise<JobRow[]> {
+    if (count <= 0) return [];
+    const candidates = await this.db
+      .selectFrom('job')
+      .select('id')
+      .where((eb) => eb.or([eb('status', '=', 'queued'), eb.and([eb('status', '=', 'active'), eb('lease_expires_at', '<', now)])]))
+      .orderBy('created_at')
+      .limit(count * 2)
+      .execute();
+    const claimed: JobRow[] = [];
+    for (const { id } of candidates) {
+      if (claimed.length >= count) break;
+      const result = await this.db
+        .updateTable('job')
+        .set({ status: 'active', lease_owner: owner, lease_expires_at: leaseUntil, heartbeat_at: now })
+        .where('id', '=', id)
+        .where((eb) => eb.or([eb('status', '=', 'queued'), eb.and([eb('status', '=', 'active'), eb('lease_expires_at', '<', now)])]))
+        .executeTakeFirst();
+      if (Number(result.numUpdatedRows) !== 1) continue;
+      const row = await this.find(id);
+      if (row) claimed.push(row);
+    }
+    return claimed;
+  }
+
+  /** Renews the leases `owner` holds; answers the ids it still holds (a cancelled job drops out). */
+  async renew(owner: string, ids: string[], now: string, leaseUntil: string): Promise<Set<string>> {
+    if (ids.length === 0) return new Set();
+    await this.db
+      .updateTable('job')
+      .set({ lease_expires_at: leaseUntil, heartbeat_at: now })
+      .where('id', 'in', ids)
+      .where('lease_owner', '=', owner)
+      .where('status', '=', 'active')
+      .execute();
+    const held = await this.db
+      .selectFrom('job')
+      .select('id')
+      .where('id', 'in', ids)
+      .where('lease_owner', '=', owner)
+      .where('status', '=', 'active')
+      .execute();
+    return new Set(held.map((row) => row.id));
+  }
+
+  async markStarted(id: string, owner: string, now: string): Promise<void> {
+    await this.held(this.db, id, owner, { started_at: now });
+  }
+
+  async maxOrdinal(jobId: string): Promise<number> {
+    const row = await this.db
+      .selectFrom('job_result')
+      .select((eb) => eb.fn.max('ordinal').as('max'))
+      .where('job_id', '=', jobId)
+      .executeTakeFirst();
+    return Number(row?.max ?? 0);
+  }
+
+  async taskKeys(jobId: string): Promise<{ keys: Set<string>; nextSeq: number }> {
+    const rows = await this.db.selectFrom('job_task').select(['url_key', 'seq']).where('job_id', '=', jobId).execute();
+    return { keys: new Set(rows.map((row) => row.url_key)), nextSeq: rows.reduce((max, row) => Math.max(max, row.seq + 1), 0) };
+  }
+
+  async queuedTasks(jobId: string, afterSeq: number, limit: number) {
+    return this.db
+      .selectFrom('job_task')
+      .select(['seq', 'url', 'depth'])
+      .where('job_id', '=', jobId)
+      .where('state', '=', 'queued')
+      .where('seq', '>', afterSeq)
+      .orderBy('seq')
+      .limit(limit)
+      .execute();
+  }
+
+  /**
+   * Writes a finished page: its result (and the refused links') under the next ordinals, its
+   * task done, the URLs it led to, and the counters, in one transaction; only while `owner`
+   * holds the job (LeaseLost otherwise, and nothing is written).
+   */
+  async recordPage(jobId: string, owner: string, firstOrdinal: number, outcome: PageOutcome, now: string): Promise<void> {
+    await this.db.transaction().execute(async (trx) => {
+      const { results } = outcome;
+      if (results.length > 0) {
+        await trx
+        .insertInto('job_result')
+        .values(
+          results.map((result, index) => ({
+            job_id: jobId,
+            ordinal: firstOrdinal + index,
+            url: result.url,
+            status: result.status,
+            data: result.data === undefined ? null : JSON.stringify(result.data),
+            error_code: result.errorCode ?? null,
+            error_message: result.errorMessage ?? null,
+            credits: result.credits,
+            created_at: now,
+          })),
+        )
+        .execute();
+      }
+      if (outcome.taskSeq !== undefined) {
+        await trx.updateTable('job_task').set({ state: 'done' }).where('job_id', '=', jobId).where('seq', '=', outcome.taskSeq).execute();
+      }
+      const added = await insertTasks(trx, jobId, outcome.discovered, outcome.firstSeq);
+      const completed = results.filter((result) => result.status === 'completed').length;
+      await this.held(trx, jobId, owner, (eb) => ({
+        completed: eb('completed', '+', completed),
+        failed: eb('failed', '+', results.length - completed),
+        credits_used: eb('credits_used', '+', results.reduce((sum, result) => sum + result.credits, 0)),
+        // The page's own URL was counted when its task was made; refused URLs have no task.
+        total: eb('total', '+', added + results.length - (outcome.taskSeq === undefined ? 0 : 1)),
+        ...(outcome.seeded ? { seeded: 1 } : {}),
+      }));
+    });
+  }
+
+  /** Map: every URL found, as completed results, and the job's total, at once. */
+  async recordUrls(jobId: string, owner: string, urls: string[], credits: number, now: string): Promise<void> {
+    await this.db.transaction().execute(async (trx) => {
+      for (let start = 0; start < urls.length; start += 500) {
+        const rows = urls.slice(start, start + 500).map((url, index) => ({
+          job_id: jobId,
+          ordinal: start + index + 1,
+          url,
+          status: 'completed' as const,
+          data: null,
+          error_code: null,
+          error_message: null,
+          credits: 0,
+          created_at: now,
+        }));
+        await trx.insertInto('job_result').values(rows).execute();
+      }
+      await this.held(trx, jobId, owner, { total: urls.length, completed: urls.length, credits_used: credits });
+    });
+  }
+
+  /** Ends a held job; false when it was no longer held (cancelled meanwhile). */
+  async finish(id: string, owner: string, status: 'completed' | 'failed', now: string, expiresAt: string, error?: { code: string; message: string }): Promise<boolean> {
+    const result = await this.db
+      .updateTable('job')
+      .set({ status, finished_at: now, expires_at: expiresAt, lease_owner: null, lease_expires_at: null, error_code: error?.code ?? null, error_message: error?.message ?? null })
+      .where('id', '=', id)
+      .where('lease_owner', '=', owner)
+      .where('status', '=', 'active')
+      .executeTakeFirst();
+    return Number(result.numUpdatedRows) === 1;
+  }
+
+  /** Gives a held job back (the runner is stopping): queued again, for the next runner to resume. */
+  async release(id: string, owner: string): Promise<void> {
+    await this.db
+      .updateTable('job')
+      .set({ status: 'queued', lease_owner: null, lease_expires_at: null })
+      .where('id', '=', id)
+      .where('lease_owner', '=', owner)
+      .where('status', '=', 'active')
+      .execute();
+  }
+
+  /** Removes finished jobs past their expiry, with their tasks and results. */
+  async deleteExpired(now: string, batch = 100): Promise<number> {
+    const expired = await this.db.selectFrom('job').select('id').where('expires_at', '<', now).limit(batch).execute();
+    const ids = expired.map((row) => row.id);
+    if (ids.length === 0) return 0;
+    await this.db.transaction().execute(async (trx) => {
+      await trx.deleteFrom('job_result').where('job_id', 'in', ids).execute();
+      await trx.deleteFrom('job_task').where('job_id', 'in', ids).execute();
+      await trx.deleteFrom('job').where('id', 'in', ids).execute();
+    });
+    return ids.length;
+  }
+
+  private async held(
+    db: Kysely<Database> | Transaction<Database>,
+    id: string,
+    owner: string,
+    values: UpdateObject<Database, 'job'> | ((eb: ExpressionBuilder<Database, 'job'>) => UpdateObject<Database, 'job'>),
+  ): Promise<void> {
+    const result = await db
+      .updateTable('job')
+      .set(values)
+      .where('id', '=', id)
+      .where('lease_owner', '=', owner)
+      .where('status', '=', 'active')
+      .executeTakeFirst();
+    if (Number(result.numUpdatedRows) !== 1) throw new LeaseLost(id);
+  }
+}
+
+async function insertTasks(db: Kysely<Database> | Transaction<Database>, jobId: string, tasks: NewTask[], firstSeq: number): Promise<number> {
+  let inserted = 0;
+  for (let start = 0; start < tasks.length; start += 500) {
+    const rows = tasks.slice(start, start + 500).map((task, index) => ({
+      job_id: jobId,
+      seq: firstSeq + start + index,
+      url: task.url,
+      url_key: task.urlKey,
+      depth: task.depth,
+      state: 'queued' as const,
+    }));
+    const result = await db
+      .insertInto('job_task')
+      .values(rows)
+      .onConflict((conflict) => conflict.columns(['job_id', 'url_key']).doNothing())
+      .executeTakeFirst();
+    inserted += Number(result.numInsertedOrUpdatedRows ?? 0);
+  }
+  return inserted;
+}
+
+export type { JobKind, JobStatus };

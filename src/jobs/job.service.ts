@@ -1,0 +1,175 @@
+import { randomBytes, randomUUID } from 'node:crypto';
+import type { Caller } from '../accounts/caller.js';
+import { withAppErrors } from '../browser/errors.js';
+import type { Config } from '../config.js';
+import { AppError, notFound } from '../http/errors.js';
+import { validationError } from '../http/validation.js';
+import type { AddressPolicy } from '../net/address-policy.js';
+import { normaliseUrl, urlKey } from './crawl-urls.js';
+import type { CrawlSpec, JobEvent, JobOptions, ScrapeSpec, WebhookTarget } from './job-options.js';
+import type { JobRow, JobStore, NewTask } from './job-store.js';
+
+export interface WebhookRequest {
+  url: string;
+  secret?: string;
+  events: JobEvent[];
+}
+
+/** A crawl or map as asked: without a limit, the plan's pages per job. */
+export type CrawlRequest = Omit<CrawlSpec, 'limit'> & { limit?: number };
+
+/** A job as the API shows it. */
+export function jobView(job: JobRow) {
+  const webhook = job.webhook ? (JSON.parse(job.webhook) as WebhookTarget) : undefined;
+  return {
+    id: job.id,
+    kind: job.kind,
+    status: job.status,
+    progress: { total: job.total, completed: job.completed, failed: job.failed },
+    creditsUsed: job.credits_used,
+    createdAt: job.created_at,
+    startedAt: job.started_at,
+    finishedAt: job.finished_at,
+    expiresAt: job.expires_at,
+    ...(job.error_code ? { error: { code: job.error_code, message: job.error_message ?? '' } } : {}),
+    ...(webhook ? { webhook: { url: webhook.url, events: webhook.events } } : {}),
+  };
+}
+
+const OPEN = new Set(['queued', 'active']);
+const DEFAULT_MAP_LIMIT = 5000;
+
+/**
+ * Batch, crawl and map jobs for their owners: creation within the plan's limits, status with
+ * paged results, listing and cancelling. Runners (job-runner.ts) do the work.
+ */
+export class JobService {
+  constructor(
+    private readonly store: JobStore,
+    private readonly policy: AddressPolicy,
+    private readonly config: Config,
+    /** Tells the runner of this process that a job is waiting (a no-op when another process runs jobs). */
+    private readonly wake: () => void,
+  ) {}
+
+  async batch(caller: Caller, urls: string[], scrape: ScrapeSpec, webhook?: WebhookRequest) {
+    this.checkPages(caller, urls.length, ['urls']);
+    const tasks: NewTask[] = [];
+    const seen = new Set<string>();
+    for (const url of urls) {
+      const key = urlKey(normaliseUrl(url) ?? url);
+      if (seen.has(key)) continue;
+      seen.add(key);
+      tasks.push({ url, urlKey: key, depth: 0 });
+    }
+    return this.create(caller, { kind: 'batch', scrape }, tasks, webhook);
+  }
+
+  async crawl(caller: Caller, request: CrawlRequest, scrape: ScrapeSpec, webhook?: WebhookRequest) {
+    const limit = request.limit ?? this.maxPages(caller);
+    this.checkPages(caller, limit, ['limit']);
+    await this.checkStart(request.url);
+    return this.create(caller, { kind: 'crawl', crawl: { ...request, limit }, scrape }, [], webhook);
+  }
+
+  /** A map loads one page whatever its limit: its URLs are bounded by the route (MAX_MAP_LIMIT), not by the plan's pages. */
+  async map(caller: Caller, request: CrawlRequest, webhook?: WebhookRequest) {
+    await this.checkStart(request.url);
+    return this.create(caller, { kind: 'map', crawl: { ...request, limit: request.limit ?? DEFAULT_MAP_LIMIT } }, [], webhook);
+  }
+
+  /** The caller's job and a page of its results after `cursor` (404 for anyone else's). */
+  async status(caller: Caller, id: string, cursor: number, limit: number) {
+    const job = await this.own(caller, id);
+    const rows = await this.store.results(id, cursor, limit);
+    const last = rows.at(-1)?.ordinal ?? cursor;
+    const more = rows.length === limit || OPEN.has(job.status);
+    return {
+      ...jobView(job),
+      results: rows.map((row) => ({
+        url: row.url,
+        status: row.status,
+        ...(row.data ? { data: JSON.parse(row.data) as Record<string, unknown> } : {}),
+        ...(row.error_code ? { error: { code: row.error_code, message: row.error_message ?? '' } } : {}),
+        creditsCost: row.credits,
+      })),
+      next: more ? String(last) : null,
+    };
+  }
+
+  async list(caller: Caller, limit: number, cursor?: string) {
+    const before = cursor ? decodeListCursor(cursor) : undefined;
+    const rows = await this.store.list(caller.principal.userId, limit, before);
+    const last = rows.at(-1);
+    return {
+      jobs: rows.map(jobView),
+      next: rows.length === limit && last ? Buffer.from(`${last.created_at}|${last.id}`).toString('base64url') : null,
+    };
+  }
+
+  /** Cancels the caller's open job; a finished one is answered as it is. */
+  async cancel(caller: Caller, id: string) {
+    await this.own(caller, id);
+    const now = new Date();
+    await this.store.cancel(id, caller.principal.userId, now.toISOString(), this.expiry(now));
+    return jobView(await this.own(caller, id));
+  }
+
+  private async create(caller: Caller, options: JobOptions, tasks: NewTask[], webhookRequest?: WebhookRequest) {
+    const { userId, user } = caller.principal;
+    const limit = this.config.jobs.plans[user.plan].jobsAtOnce;
+    let webhook: WebhookTarget | undefined;
+    if (webhookRequest) {
+      await withAppErrors(() => this.policy.check(webhookRequest.url));
+      webhook = { url: webhookRequest.url, secret: webhookRequest.secret ?? `whsec_${randomBytes(24).toString('base64url')}`, events: webhookRequest.events };
+    }
+    // Counted before writing, so two requests at the same moment may both pass: the bound is
+    // about fairness, and one job over it harms no one.
+    if ((await this.store.countOpen(userId)) >= limit) {
+      throw new AppError('JOB_LIMIT_REACHED', `At most ${limit} jobs may be queued or running at once on your plan; wait for one to finish or cancel one`, {
+        headers: { 'Retry-After': '10' },
+        details: { limit },
+      });
+    }
+    const id = randomUUID();
+    await this.store.create(
+      { id, user_id: userId, kind: options.kind, options: JSON.stringify(options), webhook: webhook ? JSON.stringify(webhook) : null, created_at: new Date().toISOString() },
+      tasks,
+    );
+    this.wake();
+    const job = (await this.store.find(id))!;
+    // The secret is shown once, here: the caller needs it to verify the events.
+    return { ...jobView(job), ...(webhook ? { webhook: { url: webhook.url, events: webhook.events, secret: webhook.secret } } : {}) };
+  }
+
+  private maxPages(caller: Caller): number {
+    return this.config.jobs.plans[caller.principal.user.plan].maxPages;
+  }
+
+  private checkPages(caller: Caller, pages: number, path: string[]): void {
+    const { plan } = caller.principal.user;
+    const max = this.maxPages(caller);
+    if (pages > max) throw validationError([{ code: 'too_big', path, message: `At most ${max} pages per job on the ${plan} plan` }]);
+  }
+
+  /** A start URL the egress policy refuses is refused now (400), not after the job is queued. */
+  private async checkStart(url: string): Promise<void> {
+    await withAppErrors(() => this.policy.check(url));
+  }
+
+  private async own(caller: Caller, id: string): Promise<JobRow> {
+    const job = await this.store.find(id, caller.principal.userId);
+    if (!job) throw notFound('Job');
+    return job;
+  }
+
+  private expiry(now: Date): string {
+    return new Date(now.getTime() + this.config.jobs.retentionHours * 3_600_000).toISOString();
+  }
+}
+
+function decodeListCursor(cursor: string): { createdAt: string; id: string } {
+  const [createdAt, id] = Buffer.from(cursor, 'base64url').toString('utf8').split('|');
+  if (!createdAt || !id) throw validationError([{ code: 'custom', path: ['cursor'], message: 'Invalid cursor' }]);
+  return { createdAt, id };
+}
