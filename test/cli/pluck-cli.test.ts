@@ -53,6 +53,11 @@ describe('the pluck CLI against a running Pluck', { timeout: 60_000 }, () => {
     const answer = JSON.parse(json.stdout.toString());
     expect(answer).toMatchObject({ success: true, creditsCost: expect.any(Number), requestId: expect.any(String) });
     expect(answer.data.metadata.title).toBe('SDK Fixture');
+
+    const missing = await cli.run(['markdown', `${pluckServer.site.origin}/missing`], env);
+    expect(missing.code).toBe(5);
+    expect(missing.stdout.toString()).toContain('Nothing here');
+    expect(missing.stderr).toContain('the page answered HTTP 404');
   });
 
   it('writes a screenshot with -o, and a PDF to a pipe', async () => {
@@ -92,17 +97,23 @@ describe('the pluck CLI against a running Pluck', { timeout: 60_000 }, () => {
 
   it('runs a batch from a file, with a summary, and exits with the failure kind', async () => {
     const list = join(work, 'urls.txt');
-    await writeFile(list, `# pages to keep\n${articleUrl()}\n\n${pluckServer.unreachableUrl}\n${articleUrl()}?copy=2\n`);
+    await writeFile(list, `# pages to keep\n${articleUrl()}\n\n${pluckServer.unreachableUrl}\n${articleUrl()}?copy=2\n${pluckServer.site.origin}/missing\n`);
     const out = join(work, 'batch-out');
     const batch = await cli.run(['batch', list, '--format', 'markdown', '--out', out, '--concurrency', '2', '--json'], env);
     expect(batch.code, batch.stderr).toBe(5);
-    expect(batch.stderr).toContain('done 2, failed 1, credits 2');
+    expect(batch.stderr).toContain('done 2, failed 2, credits 3');
     expect(batch.stderr).toContain(`failed ${pluckServer.unreachableUrl}: TARGET_UNREACHABLE`);
     const files = (await readdir(out)).sort();
-    expect(files).toEqual([expect.stringMatching(/^1-127\.0\.0\.1-\d+-article\.md$/), expect.stringMatching(/^3-127\.0\.0\.1-\d+-article-copy-2\.md$/)]);
+    // The 404 page is written (its content is what it said) but counted as failed.
+    expect(files).toEqual([
+      expect.stringMatching(/^1-127\.0\.0\.1-\d+-article\.md$/),
+      expect.stringMatching(/^3-127\.0\.0\.1-\d+-article-copy-2\.md$/),
+      expect.stringMatching(/^4-127\.0\.0\.1-\d+-missing\.md$/),
+    ]);
+    expect(batch.stderr).toMatch(/failed http:\/\/127\.0\.0\.1:\d+\/missing: the page answered HTTP 404/);
     expect(await readFile(join(out, files[0]!), 'utf8')).toContain('# The Difference Engine');
     const summary = JSON.parse(batch.stdout.toString());
-    expect(summary).toMatchObject({ done: 2, failed: 1, skipped: 0, credits: 2 });
+    expect(summary).toMatchObject({ done: 2, failed: 2, skipped: 0, credits: 3 });
     expect(summary.results[1]).toMatchObject({ url: pluckServer.unreachableUrl, error: { code: 'TARGET_UNREACHABLE', exitCode: 5, requestId: expect.any(String) } });
   });
 

@@ -11,6 +11,9 @@ export const ARTICLE_PAGE = `<!doctype html><html lang="en"><head><title>SDK Fix
 <p>${'Its second paragraph keeps the article long enough to be read as the main content. '.repeat(4)}</p>
 </article></main><footer>Footer words</footer></body></html>`;
 
+/** A 404 page with something to say: Pluck answers it as a success, with statusCode 404. */
+export const MISSING_PAGE = '<!doctype html><title>Not found</title><main><h1>Nothing here</h1><p>This page has moved somewhere else entirely.</p></main>';
+
 /** Pluck with a page on loopback, a SearXNG stand-in, and a closed port it may try (a target that fails). */
 export interface PluckUnderTest {
   server: TestServer;
@@ -22,8 +25,9 @@ export interface PluckUnderTest {
 }
 
 export async function startPluckUnderTest(): Promise<PluckUnderTest> {
-  const send = (body: string) => (_req: unknown, res: ServerResponse) => res.writeHead(200, { 'content-type': 'text/html; charset=utf-8' }).end(body);
-  const [site, searxng, port] = await Promise.all([startRecordingServer({ '/article': send(ARTICLE_PAGE) }), startSearxngStandIn(), closedPort()]);
+  const send = (body: string, status = 200) => (_req: unknown, res: ServerResponse) => res.writeHead(status, { 'content-type': 'text/html; charset=utf-8' }).end(body);
+  const routes = { '/article': send(ARTICLE_PAGE), '/missing': send(MISSING_PAGE, 404) };
+  const [site, searxng, port] = await Promise.all([startRecordingServer(routes), startSearxngStandIn(), closedPort()]);
   const server = await startTestServer('sqlite', { ALLOW_PRIVATE_HOSTS: `${site.hostPort},127.0.0.1:${port}`, SEARXNG_URL: searxng.url });
   return {
     server,

@@ -2,12 +2,12 @@ import { mkdir, readFile, stat } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { Pluck } from '../pluck.js';
 import { type Command, type CommandRun, intOption, toJson, UsageError } from './command.js';
-import { describeError, EXIT, type ExitCode, exitCodeFor } from './exit-codes.js';
+import { describeError, EXIT, type ExitCode, exitCodeFor, PAGE_HTTP_ERROR, pageStatusError } from './exit-codes.js';
 
 const FORMATS = {
   markdown: { extension: 'md', fetch: async (pluck: Pluck, url: string, signal: AbortSignal) => {
     const answer = await pluck.markdown({ url }, { signal });
-    return { content: answer.data.markdown as Uint8Array | string, creditsCost: answer.creditsCost };
+    return { content: answer.data.markdown as Uint8Array | string, creditsCost: answer.creditsCost, pageStatus: answer.data.metadata.statusCode as number | undefined };
   } },
   screenshot: { extension: 'png', fetch: async (pluck: Pluck, url: string, signal: AbortSignal) => {
     const capture = await pluck.screenshot({ url }, { signal });
@@ -68,9 +68,10 @@ async function runBatch({ pluck, io, values, args, signal }: CommandRun): Promis
   let next = 0;
   let finished = 0;
   let stopped = false;
+  const isDone = (outcome: Outcome) => Boolean(outcome.file && !outcome.error);
   const count = (predicate: (outcome: Outcome) => boolean) => outcomes.filter(predicate).length;
   const progress = () => {
-    if (io.stderrIsTty) io.status(`[${finished}/${urls.length}] done ${count((o) => Boolean(o.file))}, failed ${count((o) => Boolean(o.error))}`);
+    if (io.stderrIsTty) io.status(`[${finished}/${urls.length}] done ${count(isDone)}, failed ${count((o) => Boolean(o.error))}`);
   };
 
   async function worker() {
@@ -78,10 +79,15 @@ async function runBatch({ pluck, io, values, args, signal }: CommandRun): Promis
       const index = next++;
       const outcome = outcomes[index]!;
       try {
-        const { content, creditsCost } = await format.fetch(pluck, outcome.url, signal());
+        const { content, creditsCost, ...facts } = await format.fetch(pluck, outcome.url, signal());
         const file = join(outDir!, outputName(index, urls.length, outcome.url, format.extension));
         await io.writeFile(file, content);
         Object.assign(outcome, { file, creditsCost });
+        const failedPage = 'pageStatus' in facts ? pageStatusError(facts.pageStatus) : undefined;
+        if (failedPage) {
+          outcome.error = { code: PAGE_HTTP_ERROR, message: failedPage, exitCode: EXIT.TARGET };
+          io.err(`failed ${outcome.url}: ${failedPage} (its content is in ${file})`);
+        }
       } catch (error) {
         const exitCode = exitCodeFor(error);
         const details = error as { code?: string; requestId?: string };
@@ -101,7 +107,7 @@ async function runBatch({ pluck, io, values, args, signal }: CommandRun): Promis
   if (io.stderrIsTty) io.status('');
 
   const summary = {
-    done: count((o) => Boolean(o.file)),
+    done: count(isDone),
     failed: count((o) => Boolean(o.error)),
     skipped: count((o) => Boolean(o.skipped)),
     credits: outcomes.reduce((sum, o) => sum + (o.creditsCost ?? 0), 0),
@@ -124,7 +130,8 @@ export const batchCommand: Command = {
     '  --json             Print the summary and each URL\'s outcome as JSON on stdout.',
     '',
     'A progress line is drawn on stderr when it is a terminal; a summary (done, failed, credits) is',
-    'printed at the end. Exits 0 when every URL was done, else with the code of the first failure',
+    'printed at the end. A page that answered an HTTP error (404, 500...) is written and counted as',
+    'failed. Exits 0 when every URL was done, else with the code of the first failure',
     'in list order. A refused key or exhausted credits stop the batch (the rest count as skipped).',
   ].join('\n'),
   options: { out: { type: 'string' }, format: { type: 'string' }, concurrency: { type: 'string' } },

@@ -2,7 +2,7 @@ import { resolve } from 'node:path';
 import type { Capture } from '../pluck.js';
 import { batchCommand } from './batch.js';
 import { type Command, type CommandRun, intOption, toJson, UsageError } from './command.js';
-import { EXIT } from './exit-codes.js';
+import { EXIT, pageStatusError } from './exit-codes.js';
 
 /** Writes a capture to -o FILE, or to stdout when that is a pipe; never raw bytes onto a terminal. */
 async function deliverCapture({ io, values }: CommandRun, capture: Capture) {
@@ -29,7 +29,8 @@ const markdown: Command = {
   summary: "A page's main content as markdown, on stdout",
   args: ['URL'],
   usage: '[--wait-for SELECTOR] [--json]',
-  details: '  --wait-for SELECTOR  Wait for this CSS selector before reading the page.\n  --json               Print the whole answer (metadata, credits, request id) as JSON.',
+  details:
+    '  --wait-for SELECTOR  Wait for this CSS selector before reading the page.\n  --json               Print the whole answer (metadata, credits, request id) as JSON.\n\nA page that answers an HTTP error (404, 500...) is printed all the same, and exits 5.',
   options: { 'wait-for': { type: 'string' } },
   async run({ pluck, io, values, args, signal }) {
     const answer = await pluck.markdown(
@@ -37,7 +38,9 @@ const markdown: Command = {
       { signal: signal() },
     );
     io.out(values.json ? toJson(answer) : answer.data.markdown);
-    return EXIT.OK;
+    const failedPage = pageStatusError(answer.data.metadata.statusCode);
+    if (failedPage) io.err(`pluck markdown: ${failedPage} (its content was printed)`);
+    return failedPage ? EXIT.TARGET : EXIT.OK;
   },
 };
 

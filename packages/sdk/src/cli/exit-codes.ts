@@ -40,6 +40,14 @@ export function exitCodeFor(error: unknown): ExitCode {
   return EXIT.FAILED;
 }
 
+/** The CLI's code for a page that loaded but answered an HTTP error: Pluck answers it (with the content) as a success. */
+export const PAGE_HTTP_ERROR = 'PAGE_HTTP_ERROR';
+
+/** Why a loaded page counts as failed: its HTTP status was an error. */
+export function pageStatusError(statusCode: number | undefined): string | undefined {
+  return statusCode !== undefined && statusCode >= 400 ? `the page answered HTTP ${statusCode}` : undefined;
+}
+
 /** One line for stderr: code, message and the request id to quote to the operator. */
 export function describeError(error: unknown): string {
   if (error instanceof PluckError) {
