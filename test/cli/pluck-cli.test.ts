@@ -87,6 +87,20 @@ describe('the pluck CLI against a running Pluck', { timeout: 60_000 }, () => {
     expect(refused.stdout.length).toBe(0);
   });
 
+  it('exits 4 when the credits run out, and a batch stops there', async () => {
+    const { key, userId } = await apiClient(pluckServer.server.baseUrl).signUpWithKey();
+    await pluckServer.server.ctx.database.db.updateTable('credit_balance').set({ balance: 0 }).where('user_id', '=', userId).execute();
+    const broke = { ...env, PLUCK_API_KEY: key };
+    const single = await cli.run(['markdown', articleUrl()], broke);
+    expect(single.code).toBe(4);
+    expect(single.stderr).toContain('INSUFFICIENT_CREDITS');
+    const list = join(work, 'broke.txt');
+    await writeFile(list, [1, 2, 3].map((n) => `${articleUrl()}?n=${n}`).join('\n'));
+    const batch = await cli.run(['batch', list, '--out', join(work, 'broke-out'), '--concurrency', '1'], broke);
+    expect(batch.code).toBe(4);
+    expect(batch.stderr).toContain('done 0, failed 1, skipped 2, credits 0');
+  });
+
   it('exits 5 for a target that fails and 6 when Pluck does not answer', async () => {
     const target = await cli.run(['markdown', pluckServer.unreachableUrl], env);
     expect(target.code, target.stderr).toBe(5);
