@@ -108,42 +108,34 @@ export function createPluck(options: PluckOptions): Pluck {
   const baseUrl = options.baseUrl.replace(/\/+$/, '');
   const send = retryingFetch(options.fetch ?? globalThis.fetch, options);
   const client = createClient(
+    // The generated client calls fetch with one Request, which is all retryingFetch takes.
     createConfig({ baseUrl, auth: options.apiKey, fetch: send as typeof fetch, throwOnError: true }),
   );
   client.interceptors.error.use((error, response) => (response ? errorFromResponse(response, error) : networkError(error)));
 
-  // Each generated function with this client, throwing PluckError, answering the 200 body.
-  const call =
-    <Body, Answer>(operation: (options: any) => Promise<{ data: unknown }>) =>
-    async (body: Body, callOptions: CallOptions = {}): Promise<Answer> =>
-      (await operation({ client, body, throwOnError: true, signal: callOptions.signal })).data as Answer;
+  // The generated functions with this client: they throw PluckError and answer the 200 body.
+  const requestOptions = (callOptions: CallOptions = {}) => ({ client, throwOnError: true as const, signal: callOptions.signal });
 
   const capture =
     (operation: typeof api.postV1WebScreenshot | typeof api.postV1WebPdf) =>
     async (body: ScreenshotRequest | PdfRequest, callOptions: CallOptions = {}): Promise<Capture> => {
-      const { data, response } = await operation({
-        client,
-        body: { ...body, base64: false } as never,
-        throwOnError: true,
-        parseAs: 'arrayBuffer',
-        signal: callOptions.signal,
-      });
+      // parseAs turns the body into an ArrayBuffer; the generated type only knows the JSON variant.
+      const { data, response } = await operation({ ...requestOptions(callOptions), body: { ...body, base64: false }, parseAs: 'arrayBuffer' });
       return captureFrom(data as unknown as ArrayBuffer, response);
     };
 
   return {
     client,
-    markdown: call(api.postV1WebMarkdown),
-    content: call(api.postV1WebContent),
-    links: call(api.postV1WebLinks),
-    page: call(api.postV1WebPage),
-    scrape: call(api.postV1WebScrape),
-    aiExtract: call(api.postV1WebAiExtract),
-    search: call(api.postV1WebSearch),
-    searchV2: call(api.postV2WebSearch),
-    captions: call(api.postV2WebYtCaptions),
-    credits: async (callOptions = {}) =>
-      (await api.getV1UserCredits({ client, throwOnError: true, signal: callOptions.signal })).data as CreditsAnswer,
+    markdown: async (body, call) => (await api.postV1WebMarkdown({ ...requestOptions(call), body })).data,
+    content: async (body, call) => (await api.postV1WebContent({ ...requestOptions(call), body })).data,
+    links: async (body, call) => (await api.postV1WebLinks({ ...requestOptions(call), body })).data,
+    page: async (body, call) => (await api.postV1WebPage({ ...requestOptions(call), body })).data,
+    scrape: async (body, call) => (await api.postV1WebScrape({ ...requestOptions(call), body })).data,
+    aiExtract: async (body, call) => (await api.postV1WebAiExtract({ ...requestOptions(call), body })).data,
+    search: async (body, call) => (await api.postV1WebSearch({ ...requestOptions(call), body })).data,
+    searchV2: async (body, call) => (await api.postV2WebSearch({ ...requestOptions(call), body })).data,
+    captions: async (body, call) => (await api.postV2WebYtCaptions({ ...requestOptions(call), body })).data,
+    credits: async (call) => (await api.getV1UserCredits(requestOptions(call))).data,
     screenshot: capture(api.postV1WebScreenshot),
     pdf: capture(api.postV1WebPdf),
     fileBytes: async (url, callOptions = {}) => {
