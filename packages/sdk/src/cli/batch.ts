@@ -1,23 +1,45 @@
 import { mkdir, readFile, stat } from 'node:fs/promises';
 import { join } from 'node:path';
+import { PluckError } from '../errors.js';
 import type { Pluck } from '../pluck.js';
 import { type Command, type CommandRun, intOption, toJson, UsageError } from './command.js';
 import { describeError, EXIT, type ExitCode, exitCodeFor, PAGE_HTTP_ERROR, pageStatusError } from './exit-codes.js';
 
-const FORMATS = {
-  markdown: { extension: 'md', fetch: async (pluck: Pluck, url: string, signal: AbortSignal) => {
-    const answer = await pluck.markdown({ url }, { signal });
-    return { content: answer.data.markdown as Uint8Array | string, creditsCost: answer.creditsCost, pageStatus: answer.data.metadata.statusCode as number | undefined };
-  } },
-  screenshot: { extension: 'png', fetch: async (pluck: Pluck, url: string, signal: AbortSignal) => {
-    const capture = await pluck.screenshot({ url }, { signal });
-    return { content: capture.bytes, creditsCost: capture.creditsCost };
-  } },
-  pdf: { extension: 'pdf', fetch: async (pluck: Pluck, url: string, signal: AbortSignal) => {
-    const capture = await pluck.pdf({ url }, { signal });
-    return { content: capture.bytes, creditsCost: capture.creditsCost };
-  } },
-} as const;
+/** What one URL of a batch gives: the file's content, its price, and the page's HTTP status when the answer says it. */
+interface Fetched {
+  content: Uint8Array | string;
+  creditsCost: number;
+  pageStatus?: number;
+}
+
+interface BatchFormat {
+  extension: string;
+  fetch(pluck: Pluck, url: string, signal: AbortSignal): Promise<Fetched>;
+}
+
+const FORMATS: Record<'markdown' | 'screenshot' | 'pdf', BatchFormat> = {
+  markdown: {
+    extension: 'md',
+    async fetch(pluck, url, signal) {
+      const { data, creditsCost } = await pluck.markdown({ url }, { signal });
+      return { content: data.markdown, creditsCost, pageStatus: data.metadata.statusCode };
+    },
+  },
+  screenshot: {
+    extension: 'png',
+    async fetch(pluck, url, signal) {
+      const { bytes, creditsCost } = await pluck.screenshot({ url }, { signal });
+      return { content: bytes, creditsCost };
+    },
+  },
+  pdf: {
+    extension: 'pdf',
+    async fetch(pluck, url, signal) {
+      const { bytes, creditsCost } = await pluck.pdf({ url }, { signal });
+      return { content: bytes, creditsCost };
+    },
+  },
+};
 
 type Format = keyof typeof FORMATS;
 
@@ -54,6 +76,26 @@ export function outputName(index: number, total: number, url: string, extension:
 /** An answer that every later request would get too: stop starting new ones. */
 const stopsTheBatch = (exitCode: ExitCode) => exitCode === EXIT.AUTH || exitCode === EXIT.LIMITS;
 
+/** One URL into `file`; a failure becomes the outcome's error, with the code it makes the CLI exit with. */
+async function fetchOne(format: BatchFormat, url: string, file: string, { pluck, io, signal }: Pick<CommandRun, 'pluck' | 'io' | 'signal'>): Promise<Omit<Outcome, 'url'>> {
+  try {
+    const { content, creditsCost, pageStatus } = await format.fetch(pluck, url, signal());
+    await io.writeFile(file, content);
+    const failedPage = pageStatusError(pageStatus);
+    return { file, creditsCost, ...(failedPage ? { error: { code: PAGE_HTTP_ERROR, message: failedPage, exitCode: EXIT.TARGET } } : {}) };
+  } catch (error) {
+    const requestId = error instanceof PluckError ? error.requestId : undefined;
+    return {
+      error: {
+        code: error instanceof PluckError ? error.code : 'FAILED',
+        message: describeError(error),
+        ...(requestId ? { requestId } : {}),
+        exitCode: exitCodeFor(error),
+      },
+    };
+  }
+}
+
 async function runBatch({ pluck, io, values, args, signal }: CommandRun): Promise<ExitCode> {
   const formatName = (values.format as string | undefined) ?? 'markdown';
   if (!(formatName in FORMATS)) throw new UsageError(`--format is markdown, screenshot or pdf, not "${formatName}"`);
@@ -74,27 +116,20 @@ async function runBatch({ pluck, io, values, args, signal }: CommandRun): Promis
     if (io.stderrIsTty) io.status(`[${finished}/${urls.length}] done ${count(isDone)}, failed ${count((o) => Boolean(o.error))}`);
   };
 
+  const report = (line: string) => {
+    if (io.stderrIsTty) io.status('');
+    io.err(line);
+  };
+
   async function worker() {
     while (!stopped && next < urls.length) {
       const index = next++;
       const outcome = outcomes[index]!;
-      try {
-        const { content, creditsCost, ...facts } = await format.fetch(pluck, outcome.url, signal());
-        const file = join(outDir!, outputName(index, urls.length, outcome.url, format.extension));
-        await io.writeFile(file, content);
-        Object.assign(outcome, { file, creditsCost });
-        const failedPage = 'pageStatus' in facts ? pageStatusError(facts.pageStatus) : undefined;
-        if (failedPage) {
-          outcome.error = { code: PAGE_HTTP_ERROR, message: failedPage, exitCode: EXIT.TARGET };
-          io.err(`failed ${outcome.url}: ${failedPage} (its content is in ${file})`);
-        }
-      } catch (error) {
-        const exitCode = exitCodeFor(error);
-        const details = error as { code?: string; requestId?: string };
-        outcome.error = { code: details.code ?? 'FAILED', message: describeError(error), ...(details.requestId ? { requestId: details.requestId } : {}), exitCode };
-        if (io.stderrIsTty) io.status('');
-        io.err(`failed ${outcome.url}: ${describeError(error)}`);
-        if (stopsTheBatch(exitCode)) stopped = true;
+      const file = join(outDir!, outputName(index, urls.length, outcome.url, format.extension));
+      Object.assign(outcome, await fetchOne(format, outcome.url, file, { pluck, io, signal }));
+      if (outcome.error) {
+        report(`failed ${outcome.url}: ${outcome.error.message}${outcome.file ? ` (its content is in ${outcome.file})` : ''}`);
+        if (stopsTheBatch(outcome.error.exitCode)) stopped = true;
       }
       finished += 1;
       progress();
