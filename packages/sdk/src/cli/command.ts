@@ -7,6 +7,9 @@ export type OptionValues = Record<string, string | boolean | undefined>;
 
 export interface CommandRun {
   pluck: Pluck;
+  /** The resolved settings, for a command that talks to Pluck other than through `pluck` (the MCP bridge). */
+  apiKey: string;
+  baseUrl: string;
   io: CliIo;
   values: OptionValues;
   /** The positionals the command declared, in order, all present. */

@@ -104,5 +104,6 @@ export const COMMANDS: Record<string, Command> = {
   pdf,
   search,
   batch: batchCommand,
-  // mcp: the stdio bridge to Pluck's MCP server (`pluck mcp`) is added here by the MCP work.
+  // mcp: the stdio bridge to Pluck's MCP server (`pluck mcp`) is added here by the MCP work;
+  // its run() gets apiKey and baseUrl resolved from the flags and PLUCK_API_KEY / PLUCK_URL.
 };

@@ -86,7 +86,7 @@ export async function runPluck(argv: string[], env: Record<string, string | unde
     }
     const { apiKey, baseUrl, timeoutMs, retries } = settings(values, env);
     const pluck = createPluck({ apiKey, baseUrl, retries });
-    return await command.run({ pluck, io, values, args: positionals, signal: () => AbortSignal.timeout(timeoutMs) });
+    return await command.run({ pluck, apiKey, baseUrl, io, values, args: positionals, signal: () => AbortSignal.timeout(timeoutMs) });
   } catch (error) {
     // parseArgs' own errors (unknown option, missing value) carry an ERR_PARSE_ARGS_* code.
     const parseError = (error as { code?: string }).code?.startsWith('ERR_PARSE_ARGS');
