@@ -39,9 +39,10 @@ describe('SDK retries on 429 and 503 (a loopback stand-in for Pluck)', () => {
     expect(standIn.requests).toHaveLength(3);
   });
 
-  it('does not wait longer than maxRetryDelayMs, and does not retry other failures', async () => {
+  it('does not wait longer than maxRetryDelayMs, and does not retry other failures or a 503 without Retry-After', async () => {
     standIn = await startStandIn((request, response) => {
       if (request.url.pathname === '/v1/user/credits') return sendJson(response, 429, refusal('RATE_LIMIT_EXCEEDED', '00000000-0000-4000-8000-000000000004'), { 'retry-after': '120' });
+      if (request.url.pathname === '/v1/web/search') return sendJson(response, 503, refusal('PROVIDER_NOT_CONFIGURED', '00000000-0000-4000-8000-000000000006'));
       sendJson(response, 500, refusal('INTERNAL_ERROR', '00000000-0000-4000-8000-000000000005'));
     });
     const pluck = createPluck({ apiKey: 'pk_test', baseUrl: standIn.url, maxRetryDelayMs: 10_000 });
@@ -49,7 +50,9 @@ describe('SDK retries on 429 and 503 (a loopback stand-in for Pluck)', () => {
     await expect(pluck.credits()).rejects.toMatchObject({ status: 429, retryAfterSeconds: 120 });
     expect(performance.now() - started).toBeLessThan(2000);
     await expect(pluck.markdown({ url: 'https://example.com/' })).rejects.toMatchObject({ status: 500, code: 'INTERNAL_ERROR' });
-    expect(standIn.requests).toHaveLength(2);
+    // A 503 without Retry-After is a lasting state (no search provider set up), not a passing one.
+    await expect(pluck.search({ query: 'x' })).rejects.toMatchObject({ status: 503, code: 'PROVIDER_NOT_CONFIGURED' });
+    expect(standIn.requests).toHaveLength(3);
   });
 
   it('reads Retry-After as seconds or as an HTTP date', () => {

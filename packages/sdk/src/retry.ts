@@ -26,8 +26,9 @@ const sleep = (ms: number, signal?: AbortSignal | null) =>
   });
 
 /**
- * A fetch that asks again on 429 and 503, waiting what Retry-After says (else 0.5 s, 1 s,
- * 2 s, ...), at most `retries` times and never longer than `maxRetryDelayMs` per wait.
+ * A fetch that asks again on 429 and on 503 with Retry-After, waiting what Retry-After says
+ * (a 429 without it: 0.5 s, 1 s, 2 s, ...), at most `retries` times and never longer than
+ * `maxRetryDelayMs` per wait.
  */
 export function retryingFetch(baseFetch: typeof fetch, options: RetryOptions = {}): (request: Request) => Promise<Response> {
   const retries = Math.max(0, Math.floor(options.retries ?? 2));
@@ -38,6 +39,8 @@ export function retryingFetch(baseFetch: typeof fetch, options: RetryOptions = {
       const response = await baseFetch(attempt < retries ? request.clone() : request);
       if (!RETRYABLE_STATUS.has(response.status) || attempt >= retries) return response;
       const asked = retryAfterMs(response.headers.get('retry-after'));
+      // Pluck sends Retry-After with every passing 503; one without it (PROVIDER_NOT_CONFIGURED) will not pass.
+      if (response.status === 503 && asked === undefined) return response;
       const delay = asked ?? FIRST_BACKOFF_MS * 2 ** attempt;
       if (delay > maxDelay) return response;
       await response.body?.cancel();
