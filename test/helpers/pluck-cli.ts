@@ -13,6 +13,8 @@ export interface PluckCliRun {
 }
 
 export interface BuiltPluckCli {
+  /** The built CLI's file, for a test that starts it itself (`node <entry> mcp`). */
+  entry: string;
   run(args: string[], env: Record<string, string>, options?: { cwd?: string }): Promise<PluckCliRun>;
   remove(): Promise<void>;
 }
@@ -35,6 +37,7 @@ export async function buildPluckCli(): Promise<BuiltPluckCli> {
     logLevel: 'error',
   });
   return {
+    entry: join(outdir, 'run.js'),
     run: (args, env, options = {}) =>
       new Promise((resolve, reject) => {
         // Only what the test gives: PLUCK_* from the developer's shell must not leak in.

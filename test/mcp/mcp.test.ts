@@ -8,7 +8,7 @@ import { OPENAI_TEST_KEY, type OpenAiStandIn, startOpenAiStandIn } from '../ai/o
 import { apiClient } from '../helpers/client.js';
 import type { StandIn } from '../helpers/loopback-stand-in.js';
 import { type RecordingServer, startRecordingServer } from '../helpers/recording-server.js';
-import { TSX } from '../helpers/server-process.js';
+import { type BuiltPluckCli, buildPluckCli } from '../helpers/pluck-cli.js';
 import { startTestServer, type TestServer } from '../helpers/test-server.js';
 import { startSearxngStandIn } from '../search/search-stand-ins.js';
 import { pngSize } from '../web/fixtures.js';
@@ -151,13 +151,16 @@ describe('MCP at /mcp, driven by the official SDK client', () => {
   });
 
   it('serves the same tools to a desktop agent through the stdio bridge (pluck mcp)', async () => {
+    const cli: BuiltPluckCli = await buildPluckCli();
+    const bridge = (apiKey: string) =>
+      new StdioClientTransport({
+        command: process.execPath,
+        args: [cli.entry, 'mcp'],
+        env: { PATH: process.env.PATH ?? '', PLUCK_URL: server.baseUrl, PLUCK_API_KEY: apiKey },
+        stderr: 'pipe',
+      });
     const bridged = new Client({ name: 'desktop-agent', version: '1.0.0' });
-    const transport = new StdioClientTransport({
-      command: process.execPath,
-      args: [...TSX, 'src/cli/pluck-mcp.ts'],
-      env: { PATH: process.env.PATH ?? '', PLUCK_URL: server.baseUrl, PLUCK_API_KEY: key },
-      stderr: 'pipe',
-    });
+    const transport = bridge(key);
     await bridged.connect(transport);
     try {
       const { tools } = await bridged.listTools();
@@ -169,13 +172,8 @@ describe('MCP at /mcp, driven by the official SDK client', () => {
     }
 
     const refused = new Client({ name: 'desktop-agent', version: '1.0.0' });
-    const wrongKey = new StdioClientTransport({
-      command: process.execPath,
-      args: [...TSX, 'src/cli/pluck-mcp.ts'],
-      env: { PATH: process.env.PATH ?? '', PLUCK_URL: server.baseUrl, PLUCK_API_KEY: 'pk_wrong' },
-      stderr: 'pipe',
-    });
-    await expect(refused.connect(wrongKey)).rejects.toThrow(/UNAUTHORIZED/);
+    await expect(refused.connect(bridge('pk_wrong'))).rejects.toThrow(/UNAUTHORIZED/);
     await refused.close();
+    await cli.remove();
   });
 });

@@ -3,6 +3,7 @@ import type { Capture } from '../pluck.js';
 import { batchCommand } from './batch.js';
 import { type Command, type CommandRun, intOption, toJson, UsageError } from './command.js';
 import { EXIT, pageStatusError } from './exit-codes.js';
+import { mcpCommand } from './mcp.js';
 
 /** Writes a capture to -o FILE, or to stdout when that is a pipe; never raw bytes onto a terminal. */
 async function deliverCapture({ io, values }: CommandRun, capture: Capture) {
@@ -104,6 +105,5 @@ export const COMMANDS: Record<string, Command> = {
   pdf,
   search,
   batch: batchCommand,
-  // mcp: the stdio bridge to Pluck's MCP server (`pluck mcp`) is added here by the MCP work;
-  // its run() gets apiKey and baseUrl resolved from the flags and PLUCK_API_KEY / PLUCK_URL.
+  mcp: mcpCommand,
 };
