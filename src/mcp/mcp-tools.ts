@@ -10,6 +10,8 @@ import { toOutputRequest } from '../web/page-formats.routes.js';
 import { pageMetadata } from '../web/page-operations.js';
 import { pageFields, textSelectionFields, viewportSchema } from '../web/page-options.js';
 import { screenshotOptionFields } from '../web/screenshot.js';
+import { registerJobTools } from './mcp-job-tools.js';
+import { answer } from './tool-answer.js';
 
 const TEXT_FORMATS = ['markdown', 'html', 'rawHtml', 'links', 'images', 'metadata'] as const;
 
@@ -17,7 +19,7 @@ const TEXT_FORMATS = ['markdown', 'html', 'rawHtml', 'links', 'images', 'metadat
 const SERVER_INFO = { name: 'pluck', version: '1.0.0' };
 
 const INSTRUCTIONS =
-  'Pluck loads web pages in a real browser (JavaScript on) and answers their content. Use scrape for a page as markdown (or its HTML, links, images and metadata), screenshot to see a page, search to find pages, and extract to pull structured JSON out of a page with a prompt or a JSON Schema. Every tool spends the credits of the API key it is called with.';
+  'Pluck loads web pages in a real browser (JavaScript on) and answers their content. Use scrape for a page as markdown (or its HTML, links, images and metadata), screenshot to see a page, search to find pages, extract to pull structured JSON out of a page with a prompt or a JSON Schema, map to list a site's URLs, and crawl (then job_status) to read many pages of a site. Every tool spends the credits of the API key it is called with.';
 
 /**
  * The MCP tools of one caller: each one call to the same service the HTTP API uses, so it is
@@ -126,19 +128,6 @@ export function mcpServerFor(ctx: AppContext, caller: Caller): McpServer {
       }),
   );
 
+  registerJobTools(server, ctx, caller);
   return server;
-}
-
-/** Runs a tool's work; an API error becomes a tool error naming its code, anything else is logged and answered as INTERNAL_ERROR. */
-async function answer(caller: Caller, work: () => Promise<CallToolResult>): Promise<CallToolResult> {
-  try {
-    return await work();
-  } catch (error) {
-    if (error instanceof AppError) {
-      const details = error.details ? ` ${JSON.stringify(error.details)}` : '';
-      return { isError: true, content: [{ type: 'text', text: `${error.code} (${error.status}): ${error.message}${details}` }] };
-    }
-    caller.log.error({ err: error }, 'MCP tool failed');
-    return { isError: true, content: [{ type: 'text', text: `INTERNAL_ERROR (500): something went wrong on our side (request ${caller.requestId})` }] };
-  }
 }

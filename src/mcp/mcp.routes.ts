@@ -45,7 +45,7 @@ export function mcpRoutes({ ctx, requireAuth }: RouteDeps) {
     method: 'post',
     path: MCP_PATH,
     tags: ['Agents'],
-    summary: 'Model Context Protocol (Streamable HTTP, stateless): tools scrape, screenshot, search and extract',
+    summary: 'Model Context Protocol (Streamable HTTP, stateless): tools scrape, screenshot, search, extract, map, crawl and job_status',
     description:
       'JSON-RPC 2.0 messages of MCP (initialize, tools/list, tools/call...), one per POST, answered as JSON. Authenticated with an API key in the Authorization header; each tool call is metered and limited as the matching endpoint. See docs/mcp.md.',
     security: bearerSecurity,

@@ -45,8 +45,10 @@ describe('MCP at /mcp, driven by the official SDK client', () => {
   let client: Client;
 
   beforeAll(async () => {
+    const page = (name: string) => (_req: IncomingMessage, res: ServerResponse) =>
+      res.writeHead(200, { 'content-type': 'text/html; charset=utf-8' }).end(`<title>Page ${name}</title><main><h1>Page ${name}</h1><p>${prose}</p></main>`);
     const send = (_req: IncomingMessage, res: ServerResponse) => res.writeHead(200, { 'content-type': 'text/html; charset=utf-8' }).end(PAGE);
-    [site, searxng, openai] = await Promise.all([startRecordingServer({ '/notes': send }), startSearxngStandIn(), startOpenAiStandIn()]);
+    [site, searxng, openai] = await Promise.all([startRecordingServer({ '/notes': send, '/a': page('A'), '/b': page('B') }), startSearxngStandIn(), startOpenAiStandIn()]);
     server = await startTestServer('sqlite', {
       ALLOW_PRIVATE_HOSTS: site.hostPort,
       SEARXNG_URL: searxng.url,
@@ -68,7 +70,7 @@ describe('MCP at /mcp, driven by the official SDK client', () => {
 
   it('lists its tools with descriptions and JSON schemas', async () => {
     const { tools } = await client.listTools();
-    expect(tools.map((tool) => tool.name).sort()).toEqual(['extract', 'scrape', 'screenshot', 'search']);
+    expect(tools.map((tool) => tool.name).sort()).toEqual(['crawl', 'extract', 'job_status', 'map', 'scrape', 'screenshot', 'search']);
     const scrape = tools.find((tool) => tool.name === 'scrape')!;
     expect(scrape.description).toContain('markdown');
     expect(scrape.inputSchema.required).toEqual(['url']);
@@ -118,6 +120,33 @@ describe('MCP at /mcp, driven by the official SDK client', () => {
     expect(sent.messages.map((message) => message.content).join('\n')).toContain('Price: 42 pounds');
   });
 
+  it('maps a site, and crawls it as a job followed with job_status', async () => {
+    const mapped = (await client.callTool({ name: 'map', arguments: { url: `${site.origin}/notes` } })) as CallToolResult;
+    expect(mapped.isError, JSON.stringify(mapped)).toBeFalsy();
+    expect(JSON.parse(textAt(mapped, 0)).urls).toEqual(expect.arrayContaining([`${site.origin}/a`, `${site.origin}/b`]));
+
+    const started = (await client.callTool({ name: 'crawl', arguments: { url: `${site.origin}/notes`, limit: 3, includePaths: ['^/(notes|a|b)$'] } })) as CallToolResult;
+    expect(started.isError, JSON.stringify(started)).toBeFalsy();
+    const { id } = JSON.parse(textAt(started, 0));
+    let status: { status: string; progress: { completed: number }; results: Array<{ url: string; data: { markdown: string } }> };
+    const deadline = Date.now() + 20_000;
+    do {
+      await new Promise((resolve) => setTimeout(resolve, 200));
+      status = JSON.parse(textAt((await client.callTool({ name: 'job_status', arguments: { id, limit: 10 } })) as CallToolResult, 0));
+    } while (status.status !== 'completed' && Date.now() < deadline);
+    expect(status.status).toBe('completed');
+    expect(status.progress.completed).toBe(3);
+    const pageA = status.results.find((result) => result.url === `${site.origin}/a`);
+    expect(pageA?.data.markdown).toContain('# Page A');
+
+    const stranger = await api.signUpWithKey();
+    const elsewhere = await connect(server.baseUrl, stranger.key);
+    const notTheirs = (await elsewhere.callTool({ name: 'job_status', arguments: { id } })) as CallToolResult;
+    expect(notTheirs.isError).toBe(true);
+    expect(textAt(notTheirs, 0)).toMatch(/^NOT_FOUND \(404\)/);
+    await elsewhere.close();
+  });
+
   it('answers failures as tool errors naming the API code, and charges nothing for them', async () => {
     const before = await balance();
     const refused = (await client.callTool({ name: 'scrape', arguments: { url: 'http://169.254.169.254/latest/meta-data' } })) as CallToolResult;
@@ -164,7 +193,7 @@ describe('MCP at /mcp, driven by the official SDK client', () => {
     await bridged.connect(transport);
     try {
       const { tools } = await bridged.listTools();
-      expect(tools.map((tool) => tool.name).sort()).toEqual(['extract', 'scrape', 'screenshot', 'search']);
+      expect(tools.map((tool) => tool.name)).toEqual(expect.arrayContaining(['scrape', 'crawl']));
       const result = (await bridged.callTool({ name: 'scrape', arguments: { url: `${site.origin}/notes` } })) as CallToolResult;
       expect(textAt(result, 0)).toContain('Price: 42 pounds');
     } finally {
