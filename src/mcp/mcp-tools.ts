@@ -19,7 +19,7 @@ const TEXT_FORMATS = ['markdown', 'html', 'rawHtml', 'links', 'images', 'metadat
 const SERVER_INFO = { name: 'pluck', version: '1.0.0' };
 
 const INSTRUCTIONS =
-  'Pluck loads web pages in a real browser (JavaScript on) and answers their content. Use scrape for a page as markdown (or its HTML, links, images and metadata), screenshot to see a page, search to find pages, extract to pull structured JSON out of a page with a prompt or a JSON Schema, map to list a site's URLs, and crawl (then job_status) to read many pages of a site. Every tool spends the credits of the API key it is called with.';
+  'Pluck loads web pages in a real browser (JavaScript on) and answers their content. Use scrape for a page as markdown (or its HTML, links, images and metadata), screenshot to see a page, search to find pages, extract to pull structured JSON out of a page with a prompt or a JSON Schema, map to list the URLs of a site, and crawl (then job_status) to read many pages of a site. Every tool spends the credits of the API key it is called with.';
 
 /**
  * The MCP tools of one caller: each one call to the same service the HTTP API uses, so it is

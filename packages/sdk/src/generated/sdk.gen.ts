@@ -333,7 +333,7 @@ export const getRByUrl = <ThrowOnError extends boolean = false>(options: Options
 });
 
 /**
- * Model Context Protocol (Streamable HTTP, stateless): tools scrape, screenshot, search and extract
+ * Model Context Protocol (Streamable HTTP, stateless): tools scrape, screenshot, search, extract, map, crawl and job_status
  *
  * JSON-RPC 2.0 messages of MCP (initialize, tools/list, tools/call...), one per POST, answered as JSON. Authenticated with an API key in the Authorization header; each tool call is metered and limited as the matching endpoint. See docs/mcp.md.
  */
