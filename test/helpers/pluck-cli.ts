@@ -1,16 +1,6 @@
-import { spawn } from 'node:child_process';
-import { mkdir, mkdtemp, rm } from 'node:fs/promises';
-import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
-import { build } from 'esbuild';
+import { type BundledRun, bundleCli } from './bundled-cli.js';
 
-const ROOT = fileURLToPath(new URL('../..', import.meta.url));
-
-export interface PluckCliRun {
-  code: number | null;
-  stdout: Buffer;
-  stderr: string;
-}
+export type PluckCliRun = BundledRun;
 
 export interface BuiltPluckCli {
   /** The built CLI's file, for a test that starts it itself (`node <entry> mcp`). */
@@ -19,41 +9,16 @@ export interface BuiltPluckCli {
   remove(): Promise<void>;
 }
 
-/**
- * Builds the `pluck` CLI from packages/sdk/src/cli/run.ts into one JavaScript file once, so
- * each run is a bare `node` start, as the installed bin is (tsx would compile it every run).
- */
+/** The `pluck` CLI, built once from packages/sdk/src/cli/run.ts into one file, as the installed bin runs it. */
 export async function buildPluckCli(): Promise<BuiltPluckCli> {
-  const cache = join(ROOT, 'node_modules', '.cache');
-  await mkdir(cache, { recursive: true });
-  const outdir = await mkdtemp(join(cache, 'pluck-cli-'));
-  await build({
-    entryPoints: [join(ROOT, 'packages/sdk/src/cli/run.ts')],
-    bundle: true,
-    platform: 'node',
-    format: 'esm',
-    target: 'node20',
-    outdir,
-    logLevel: 'error',
-  });
+  const cli = await bundleCli('packages/sdk/src/cli/run.ts', false);
   return {
-    entry: join(outdir, 'run.js'),
-    run: (args, env, options = {}) =>
-      new Promise((resolve, reject) => {
-        // Only what the test gives: PLUCK_* from the developer's shell must not leak in.
-        const { PLUCK_API_KEY: _key, PLUCK_URL: _url, ...inherited } = process.env;
-        const child = spawn(process.execPath, [join(outdir, 'run.js'), ...args], {
-          cwd: options.cwd ?? ROOT,
-          env: { ...inherited, ...env },
-          stdio: ['ignore', 'pipe', 'pipe'],
-        });
-        const stdout: Buffer[] = [];
-        let stderr = '';
-        child.stdout.on('data', (chunk: Buffer) => stdout.push(chunk));
-        child.stderr.on('data', (chunk) => (stderr += chunk));
-        child.on('error', reject);
-        child.on('close', (code) => resolve({ code, stdout: Buffer.concat(stdout), stderr }));
-      }),
-    remove: () => rm(outdir, { recursive: true, force: true }),
+    entry: cli.entry,
+    run: (args, env, options = {}) => {
+      // Only what the test gives: PLUCK_* from the developer's shell must not leak in.
+      const { PLUCK_API_KEY: _key, PLUCK_URL: _url, ...inherited } = process.env;
+      return cli.run(args, { env: { ...inherited, ...env } as Record<string, string>, cwd: options.cwd });
+    },
+    remove: cli.remove,
   };
 }
