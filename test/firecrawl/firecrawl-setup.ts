@@ -1,4 +1,5 @@
 import type { ServerResponse } from 'node:http';
+import { expect } from 'vitest';
 import { OPENAI_TEST_KEY, type OpenAiStandIn, startOpenAiStandIn } from '../ai/openai-stand-in.js';
 import { apiClient } from '../helpers/client.js';
 import { sendJson, type StandIn, startStandIn } from '../helpers/loopback-stand-in.js';
@@ -84,4 +85,14 @@ export async function startFirecrawlWorld(): Promise<FirecrawlWorld> {
       await Promise.all([site.close(), openai.close(), searxng.close()]);
     },
   };
+}
+
+/** What a failed SDK call threw, checked to be the SDK's own error class (which carries the status it read). */
+export async function sdkError<E extends Error>(call: Promise<unknown>, errorClass: new (...args: never[]) => E): Promise<E> {
+  const error = await call.then(
+    () => undefined,
+    (thrown: unknown) => thrown,
+  );
+  expect(error).toBeInstanceOf(errorClass);
+  return error as E;
 }

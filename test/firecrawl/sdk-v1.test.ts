@@ -1,19 +1,10 @@
 import FirecrawlApp, { FirecrawlError } from '@mendable/firecrawl-js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { pngSize } from '../web/fixtures.js';
-import { type FirecrawlWorld, startFirecrawlWorld } from './firecrawl-setup.js';
+import { type FirecrawlWorld, sdkError, startFirecrawlWorld } from './firecrawl-setup.js';
 
 const SENTENCES_SCHEMA = { type: 'object', properties: { engine: { type: 'string' }, sentences: { type: 'number' } } };
 
-/** What a failed SDK call threw: the SDK's own error, with the status it read. */
-async function sdkError(call: Promise<unknown>): Promise<FirecrawlError> {
-  const error = await call.then(
-    () => undefined,
-    (thrown: unknown) => thrown,
-  );
-  expect(error).toBeInstanceOf(FirecrawlError);
-  return error as FirecrawlError;
-}
 
 describe('Firecrawl v1 API, driven by the official SDK (@mendable/firecrawl-js FirecrawlApp)', () => {
   let world: FirecrawlWorld;
@@ -109,35 +100,35 @@ describe('Firecrawl v1 API, driven by the official SDK (@mendable/firecrawl-js F
 
   it('surfaces refusals as the SDK errors: a bad key, a bad URL, a refused address, unsupported actions, no credits', async () => {
     const stranger = new FirecrawlApp({ apiKey: 'pk_not_a_key', apiUrl: world.server.baseUrl });
-    expect((await sdkError(stranger.scrapeUrl(`${world.site.origin}/article`))).statusCode).toBe(401);
-    const searchRefused = await sdkError(stranger.search('engine notes'));
+    expect((await sdkError(stranger.scrapeUrl(`${world.site.origin}/article`), FirecrawlError)).statusCode).toBe(401);
+    const searchRefused = await sdkError(stranger.search('engine notes'), FirecrawlError);
     expect(searchRefused.statusCode).toBe(401);
     expect(searchRefused.message).toContain('Authentication required');
 
-    const badUrl = await sdkError(app.scrapeUrl('not a url'));
+    const badUrl = await sdkError(app.scrapeUrl('not a url'), FirecrawlError);
     expect(badUrl.statusCode).toBe(400);
     expect(badUrl.message).toMatch(/Error: Bad Request: url: Invalid URL/);
 
-    const refused = await sdkError(app.scrapeUrl('http://10.1.2.3/'));
+    const refused = await sdkError(app.scrapeUrl('http://10.1.2.3/'), FirecrawlError);
     expect(refused.statusCode).toBe(400);
     expect(refused.message).toMatch(/10\.1\.2\.3|not allowed/i);
 
-    const actions = await sdkError(app.scrapeUrl(`${world.site.origin}/article`, { actions: [{ type: 'click', selector: 'a' }] }));
+    const actions = await sdkError(app.scrapeUrl(`${world.site.origin}/article`, { actions: [{ type: 'click', selector: 'a' }] }), FirecrawlError);
     expect(actions.statusCode).toBe(400);
     expect(actions.message).toContain('actions (clicks, typing, scrolling, scripts) are not supported');
 
-    const summary = await sdkError(app.scrapeUrl(`${world.site.origin}/article`, { formats: ['summary' as 'markdown'] }));
+    const summary = await sdkError(app.scrapeUrl(`${world.site.origin}/article`, { formats: ['summary' as 'markdown'] }), FirecrawlError);
     expect(summary.message).toContain('The summary format is not supported');
 
     const balance = await world.balance();
     await world.setBalance(0);
     try {
       const loads = world.site.hitsTo('/article').length;
-      const broke = await sdkError(app.scrapeUrl(`${world.site.origin}/article`, { formats: ['rawHtml'], maxAge: 0 } as never));
+      const broke = await sdkError(app.scrapeUrl(`${world.site.origin}/article`, { formats: ['rawHtml'], maxAge: 0 } as never), FirecrawlError);
       expect(broke.statusCode).toBe(402);
       expect(broke.message).toMatch(/credits/i);
       expect(world.site.hitsTo('/article').length).toBe(loads);
-      expect((await sdkError(app.search('engine notes again'))).statusCode).toBe(402);
+      expect((await sdkError(app.search('engine notes again'), FirecrawlError)).statusCode).toBe(402);
     } finally {
       await world.setBalance(balance);
     }

@@ -1,22 +1,13 @@
 import Firecrawl, { SdkError } from 'firecrawl-js-v4';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { pngSize } from '../web/fixtures.js';
-import { type FirecrawlWorld, startFirecrawlWorld } from './firecrawl-setup.js';
+import { type FirecrawlWorld, sdkError, startFirecrawlWorld } from './firecrawl-setup.js';
 
-/**
+/*
  * The v2 SDK itself (@mendable/firecrawl-js 4.42.0, installed as firecrawl-js-v4). Its package
  * declares Node 22, and it runs on our Node 20 for what is driven here; it is a test-only
  * dependency, so the service never depends on it.
  */
-async function sdkError(call: Promise<unknown>): Promise<SdkError> {
-  const error = await call.then(
-    () => undefined,
-    (thrown: unknown) => thrown,
-  );
-  expect(error).toBeInstanceOf(SdkError);
-  return error as SdkError;
-}
-
 describe('Firecrawl v2 API, driven by the official v2 SDK (Firecrawl class)', () => {
   let world: FirecrawlWorld;
   let firecrawl: Firecrawl;
@@ -68,11 +59,11 @@ describe('Firecrawl v2 API, driven by the official v2 SDK (Firecrawl class)', ()
 
   it("raises the SDK's error with the status for a bad key, a refused address and what Pluck cannot do", async () => {
     const stranger = new Firecrawl({ apiKey: 'pk_not_a_key', apiUrl: world.server.baseUrl });
-    expect((await sdkError(stranger.scrape(`${world.site.origin}/article`))).status).toBe(401);
-    const refused = await sdkError(firecrawl.scrape('http://169.254.169.254/latest/meta-data'));
+    expect((await sdkError(stranger.scrape(`${world.site.origin}/article`), SdkError)).status).toBe(401);
+    const refused = await sdkError(firecrawl.scrape('http://169.254.169.254/latest/meta-data'), SdkError);
     expect(refused.status).toBe(400);
     expect(refused.message).toMatch(/not allowed/i);
-    const actions = await sdkError(firecrawl.scrape(`${world.site.origin}/article`, { actions: [{ type: 'wait', milliseconds: 10 }] }));
+    const actions = await sdkError(firecrawl.scrape(`${world.site.origin}/article`, { actions: [{ type: 'wait', milliseconds: 10 }] }), SdkError);
     expect(actions.status).toBe(400);
     expect(actions.message).toContain('actions');
   });
