@@ -31,6 +31,7 @@ import { rejectMalformedJson } from './http/json-body.js';
 import type { RouteDeps } from './http/route-deps.js';
 import { installZodMessages, validationHook } from './http/validation.js';
 import { searchRoutes } from './search/search.routes.js';
+import { jobDownloadRoutes } from './jobs/job-download.routes.js';
 import { jobRoutes } from './jobs/jobs.routes.js';
 
 /** The HTTP application: middleware order, route mounting and the API description. */
@@ -76,6 +77,7 @@ export function createApp(ctx: AppContext) {
   app.route('/', fileApiRoutes(deps));
   app.route('/', clearCacheRoutes(deps));
   app.route('/', jobRoutes(deps));
+  app.route('/', jobDownloadRoutes(deps));
   app.route('/', firecrawlRoutes(deps));
 
   app.openAPIRegistry.registerComponent('securitySchemes', 'bearerAuth', {

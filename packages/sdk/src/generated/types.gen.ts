@@ -3840,6 +3840,51 @@ export type GetV1JobsResponses = {
 
 export type GetV1JobsResponse = GetV1JobsResponses[keyof GetV1JobsResponses];
 
+export type GetV1JobsByIdDownloadData = {
+    body?: never;
+    path: {
+        id: string;
+    };
+    query?: {
+        format?: 'jsonl' | 'zip';
+    };
+    url: '/v1/jobs/{id}/download';
+};
+
+export type GetV1JobsByIdDownloadErrors = {
+    /**
+     * Missing or invalid credentials
+     */
+    401: Error;
+    /**
+     * No job of yours has this id
+     */
+    404: Error;
+    /**
+     * Validation failure
+     */
+    422: ValidationError;
+    /**
+     * Rate limit exceeded
+     */
+    429: Error;
+    /**
+     * Internal failure
+     */
+    500: Error;
+};
+
+export type GetV1JobsByIdDownloadError = GetV1JobsByIdDownloadErrors[keyof GetV1JobsByIdDownloadErrors];
+
+export type GetV1JobsByIdDownloadResponses = {
+    /**
+     * The file
+     */
+    200: string;
+};
+
+export type GetV1JobsByIdDownloadResponse = GetV1JobsByIdDownloadResponses[keyof GetV1JobsByIdDownloadResponses];
+
 export type PostV1ScrapeData = {
     /**
      * Firecrawl scrape options. Accepted and ignored: location, proxy, blockAds, skipTlsVerification, removeBase64Images, fastMode, parsers, storeInCache, zeroDataRetention, origin, integration
