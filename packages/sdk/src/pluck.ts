@@ -41,6 +41,11 @@ export type SearchV2Answer = AnswerOf<types.PostV2WebSearchResponses>;
 export type CaptionsRequest = BodyOf<types.PostV2WebYtCaptionsData>;
 export type CaptionsAnswer = AnswerOf<types.PostV2WebYtCaptionsResponses>;
 export type CreditsAnswer = AnswerOf<types.GetV1UserCreditsResponses>;
+export type CrawlRequest = BodyOf<types.PostV1JobsCrawlData>;
+export type BatchRequest = BodyOf<types.PostV1JobsBatchData>;
+export type MapRequest = BodyOf<types.PostV1JobsMapData>;
+export type JobAnswer = AnswerOf<types.PostV1JobsCrawlResponses extends { 201: infer Answer } ? { 200: Answer } : never>;
+export type JobStatusAnswer = AnswerOf<types.GetV1JobsByIdResponses>;
 /** Screenshot options; the bytes come back as a Capture, so `base64` is not among them. */
 export type ScreenshotRequest = Omit<BodyOf<types.PostV1WebScreenshotData>, 'base64'>;
 export type PdfRequest = Omit<BodyOf<types.PostV1WebPdfData>, 'base64'>;
@@ -77,6 +82,15 @@ export interface Pluck {
   credits(options?: CallOptions): Promise<CreditsAnswer>;
   screenshot(body: ScreenshotRequest, options?: CallOptions): Promise<Capture>;
   pdf(body: PdfRequest, options?: CallOptions): Promise<Capture>;
+  /** Starts a crawl, a batch or a map job (answers the job; follow it with `job`). */
+  crawl(body: CrawlRequest, options?: CallOptions): Promise<JobAnswer>;
+  batch(body: BatchRequest, options?: CallOptions): Promise<JobAnswer>;
+  map(body: MapRequest, options?: CallOptions): Promise<JobAnswer>;
+  /** A job's status and a page of its results after `cursor` (the previous answer's `next`). */
+  job(id: string, page?: { cursor?: string; limit?: number }, options?: CallOptions): Promise<JobStatusAnswer>;
+  cancelJob(id: string, options?: CallOptions): Promise<JobAnswer>;
+  /** A job's results in one file: JSON lines, or a zip of markdown files. */
+  jobDownload(id: string, format: 'jsonl' | 'zip', options?: CallOptions): Promise<Uint8Array>;
   /** The bytes of a stored file from its permanentUrl (e.g. a screenshot asked of /v1/web/page). Sent without the API key: the URL is the credential. */
   fileBytes(url: string, options?: CallOptions): Promise<Uint8Array>;
 }
@@ -136,6 +150,15 @@ export function createPluck(options: PluckOptions): Pluck {
     searchV2: async (body, call) => (await api.postV2WebSearch({ ...requestOptions(call), body })).data,
     captions: async (body, call) => (await api.postV2WebYtCaptions({ ...requestOptions(call), body })).data,
     credits: async (call) => (await api.getV1UserCredits(requestOptions(call))).data,
+    crawl: async (body, call) => (await api.postV1JobsCrawl({ ...requestOptions(call), body })).data,
+    batch: async (body, call) => (await api.postV1JobsBatch({ ...requestOptions(call), body })).data,
+    map: async (body, call) => (await api.postV1JobsMap({ ...requestOptions(call), body })).data,
+    job: async (id, page = {}, call) => (await api.getV1JobsById({ ...requestOptions(call), path: { id }, query: { limit: page.limit ?? 20, cursor: page.cursor } })).data,
+    cancelJob: async (id, call) => (await api.deleteV1JobsById({ ...requestOptions(call), path: { id } })).data,
+    jobDownload: async (id, format, call) => {
+      const { data } = await api.getV1JobsByIdDownload({ ...requestOptions(call), path: { id }, query: { format }, parseAs: 'arrayBuffer' });
+      return new Uint8Array(data as unknown as ArrayBuffer);
+    },
     screenshot: capture(api.postV1WebScreenshot),
     pdf: capture(api.postV1WebPdf),
     fileBytes: async (url, callOptions = {}) => {
