@@ -39,10 +39,16 @@ const webhookSchema = z
       headers: refusedUnless((value) => typeof value === 'object' && Object.keys(value as object).length === 0, 'webhook headers are not supported by this server; events are signed instead (docs/jobs.md#webhooks)'),
       metadata: refusedUnless((value) => typeof value === 'object' && Object.keys(value as object).length === 0, 'webhook metadata is not supported by this server'),
       events: z.array(z.enum(JOB_EVENTS as [JobEvent, ...JobEvent[]])).min(1).max(4).optional(),
+      secret: z
+        .string()
+        .min(16)
+        .max(256)
+        .optional()
+        .openapi({ description: "Pluck's addition: the HMAC key of the events' signatures; without it one is made and shown once, in the start answer's webhook.secret" }),
     }),
   ])
   .optional()
-  .openapi({ description: "A URL, or {url, events?}: the job's events in Pluck's signed form (docs/jobs.md#webhooks), not Firecrawl's" });
+  .openapi({ description: "A URL, or {url, events?, secret?}: the job's events in Pluck's signed form (docs/jobs.md#webhooks), not Firecrawl's" });
 
 const scrapeOptionsSchema = z.object(scrapeOptionFields(['markdown'])).prefault({});
 
@@ -134,7 +140,7 @@ export function toScrapeSpec(options: ScrapeOptionsBody, version: FirecrawlVersi
 export function toWebhook(webhook: z.infer<typeof webhookSchema>): WebhookRequest | undefined {
   if (webhook === undefined) return undefined;
   if (typeof webhook === 'string') return { url: webhook, events: [...JOB_EVENTS] };
-  return { url: webhook.url, events: webhook.events ?? [...JOB_EVENTS] };
+  return { url: webhook.url, secret: webhook.secret, events: webhook.events ?? [...JOB_EVENTS] };
 }
 
 /**

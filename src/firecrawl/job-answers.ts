@@ -118,6 +118,11 @@ export async function awaitMap(ctx: AppContext, caller: Caller, id: string, time
   const deadline = Date.now() + timeoutMs;
   let job = (await ctx.jobs.resultRows(caller, id, 0, 0)).job;
   while (job.status === 'queued' || job.status === 'active') {
+    if (caller.signal?.aborted) {
+      // The caller is gone: nobody will read this map.
+      await ctx.jobs.cancel(caller, id);
+      throw new AppError('CLIENT_CLOSED_REQUEST', 'The client closed the request before the map finished');
+    }
     if (Date.now() >= deadline) {
       await ctx.jobs.cancel(caller, id);
       throw new AppError('TARGET_TIMEOUT', `The map did not finish within ${timeoutMs} ms; raise timeout or lower limit`);

@@ -15,10 +15,21 @@ const links = (...paths: string[]) => paths.map((path) => `<a href="${path}">${p
 /**
  * A small site (a dozen pages): /docs with children and a grandchild, /blog, a page named only in
  * the sitemap, a robots.txt that disallows /private, a link under /docs to a refused address,
- * pages that hold for 1.5 s (/slow/N, linking each other: a crawl to cancel), and big pages (/big/N).
+ * pages that hold for 1.5 s (/slow/N, linking each other: a crawl to cancel), big pages (/big/N),
+ * and a webhook receiver (/hook) keeping what it is sent.
  */
-export async function startJobSite(): Promise<RecordingServer> {
+export async function startJobSite(): Promise<RecordingServer & { hooks: Array<{ signature: string; body: string }> }> {
+  const hooks: Array<{ signature: string; body: string }> = [];
   const routes: Record<string, RouteHandler> = {
+    '/hook': (req, res) => {
+      let body = '';
+      req.setEncoding('utf8');
+      req.on('data', (chunk: string) => (body += chunk));
+      req.on('end', () => {
+        hooks.push({ signature: String(req.headers['pluck-signature'] ?? ''), body });
+        res.writeHead(204).end();
+      });
+    },
     '/': (_req, res) => page(res, 'Home', `<p>The home page.</p>${links('/docs', '/blog', '/private/secret')}`),
     '/docs': (_req, res) => page(res, 'Docs', `<p>The documentation.</p>${links('/docs/a', '/docs/b', '/blog/1', '/')}`),
     '/docs/a': (_req, res) => page(res, 'Docs A', `<p>Chapter A of the documentation.</p>${links('/docs/a/deep', '/docs/b')}`),
@@ -41,11 +52,11 @@ export async function startJobSite(): Promise<RecordingServer> {
   for (let n = 0; n < 3; n += 1) {
     routes[`/big/${n}`] = (_req, res) => page(res, `Big ${n}`, `<p>${`big${n} `.repeat(BIG_PAGE_CHARS / 5)}</p>`);
   }
-  return startRecordingServer(routes);
+  return Object.assign(await startRecordingServer(routes), { hooks });
 }
 
 export interface JobWorld {
-  site: RecordingServer;
+  site: Awaited<ReturnType<typeof startJobSite>>;
   server: TestServer;
   api: ReturnType<typeof apiClient>;
   key: string;

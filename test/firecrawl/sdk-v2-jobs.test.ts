@@ -1,4 +1,5 @@
-import Firecrawl, { SdkError } from 'firecrawl-js-v4';
+import { createHmac } from 'node:crypto';
+import Firecrawl, { SdkError, type WebhookConfig } from 'firecrawl-js-v4';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { BIG_PAGE_CHARS, type JobWorld, REFUSED_ORIGIN, startJobWorld } from './jobs-setup.js';
 
@@ -92,6 +93,22 @@ describe('Firecrawl v2 crawl, batch scrape and map, driven by the official v2 SD
     const firstPage = await firecrawl.getBatchScrapeStatus(started.id, { autoPaginate: false });
     expect(firstPage.data).toHaveLength(2);
     expect(firstPage.next).toMatch(new RegExp(`/v2/batch/scrape/${started.id}\\?skip=\\d+$`));
+  });
+
+  it("sends a crawl's events to its webhook, signed with the secret given", async () => {
+    const secret = 'a-secret-of-the-caller-0123456789';
+    const webhook = { url: `${origin}/hook`, events: ['started', 'completed'], secret } as WebhookConfig;
+    const job = await firecrawl.crawl(`${origin}/blog`, { limit: 3, sitemap: 'skip', webhook, pollInterval: 1 });
+    expect(job.status).toBe('completed');
+    for (let tries = 0; world.site.hooks.length < 2 && tries < 50; tries += 1) await new Promise((resolve) => setTimeout(resolve, 100));
+    expect(world.site.hooks.map((hook) => JSON.parse(hook.body).event)).toEqual(['started', 'completed']);
+    for (const { signature, body } of world.site.hooks) {
+      const { t, v1 } = Object.fromEntries(signature.split(',').map((part) => part.split('=')));
+      expect(v1).toBe(createHmac('sha256', secret).update(`${t}.${body}`).digest('hex'));
+    }
+    const withHeaders = await sdkError(firecrawl.startCrawl(`${origin}/blog`, { webhook: { url: `${origin}/hook`, headers: { 'x-token': 'abc' } } }));
+    expect(withHeaders.status).toBe(400);
+    expect(withHeaders.message).toContain('webhook headers are not supported');
   });
 
   it('maps a site from its sitemap and links, filtered by search', async () => {
