@@ -8,7 +8,7 @@ import { batchBodySchema, crawlBodySchemas, mapBodySchema, mapLinks, splitBatchU
 import { documentSchema } from './document.js';
 import { firecrawlValidationHook, handleFirecrawlError } from './firecrawl-errors.js';
 import { FirecrawlError, firecrawlErrors, TAG } from './firecrawl.routes.js';
-import { activeCrawls, awaitMap, errorsAnswer, firecrawlStatus, type JobPath, STATUS_PAGE_SIZE, statusAnswer } from './job-answers.js';
+import { activeCrawls, awaitMap, errorsAnswer, firecrawlStatus, type JobPath, ownScrapingJob, STATUS_PAGE_SIZE, statusAnswer } from './job-answers.js';
 import type { FirecrawlVersion } from './scrape-request.js';
 
 const notFound = { 404: json(FirecrawlError, 'No crawl or batch of yours has this id (NOT_FOUND)') };
@@ -208,7 +208,7 @@ export function firecrawlJobRoutes({ ctx, requireAuth }: RouteDeps) {
         const { id } = c.req.valid('param');
         const caller = callerOf(c);
         // Checked first: cancelling is for crawls and batches; a map's job is not shown here.
-        await statusAnswer(ctx, caller, id, 0, 0, { version, path });
+        await ownScrapingJob(ctx, caller, id);
         const job = await ctx.jobs.cancel(caller, id);
         return c.json({ success: true as const, status: firecrawlStatus(job.status) }, 200);
       });

@@ -10,6 +10,8 @@ import type { FirecrawlVersion } from './scrape-request.js';
 export const STATUS_PAGE_SIZE = 100;
 /** A status answer stops adding documents past this many characters of JSON and points `next` at the rest, as Firecrawl does at 10 MB. */
 const STATUS_PAGE_MAX_CHARS = 10_000_000;
+/** Results read from the database at once while filling a status answer (each may be megabytes). */
+const STATUS_READ_CHUNK = 5;
 /** Failed pages listed by an errors answer at most. */
 const MAX_ERRORS = 1000;
 /** How often POST /map looks at its job while waiting for it. */
@@ -31,6 +33,13 @@ function assertScrapingJob(job: JobRow): void {
   if (job.kind === 'map') throw new AppError('NOT_FOUND', 'Job not found');
 }
 
+/** The caller's crawl or batch (404 for anyone else's, and for a map). */
+export async function ownScrapingJob(ctx: AppContext, caller: Caller, id: string): Promise<JobRow> {
+  const { job } = await ctx.jobs.resultRows(caller, id, 0, 0);
+  assertScrapingJob(job);
+  return job;
+}
+
 /**
  * A crawl or batch status in Firecrawl's shape: counters, and the documents of the results after
  * `skip` (a result's number: results are numbered in the order pages finish). `next` is present
@@ -39,30 +48,34 @@ function assertScrapingJob(job: JobRow): void {
  * (so it reaches `total`) and listed by the errors route, not in `data`.
  */
 export async function statusAnswer(ctx: AppContext, caller: Caller, id: string, skip: number, limit: number, where: { version: FirecrawlVersion; path: JobPath; askedLimit?: number }) {
-  const { job, rows } = await ctx.jobs.resultRows(caller, id, skip, limit + 1);
-  assertScrapingJob(job);
+  const job = await ownScrapingJob(ctx, caller, id);
   const extractionFields: Array<'json' | 'extract'> = where.version === 'v1' ? ['json', 'extract'] : ['json'];
   const data: FirecrawlDocument[] = [];
   let chars = 0;
+  let read = 0;
   let lastOrdinal = skip;
   let more = false;
-  for (const [index, row] of rows.entries()) {
-    if (index >= limit) {
-      more = true;
-      break;
-    }
-    if (row.status === 'completed' && row.data) {
-      const document = storedDocument(JSON.parse(row.data) as StoredPageData, row.credits, extractionFields);
-      const size = JSON.stringify(document).length;
-      if (data.length > 0 && chars + size > STATUS_PAGE_MAX_CHARS) {
-        more = true;
-        break;
+  // Read a few rows at a time: a page may be megabytes, and only the documents under the budget are kept.
+  reading: while (read < limit) {
+    const wanted = Math.min(STATUS_READ_CHUNK, limit - read);
+    const { rows } = await ctx.jobs.resultRows(caller, id, lastOrdinal, wanted);
+    for (const row of rows) {
+      if (row.status === 'completed' && row.data) {
+        const document = storedDocument(JSON.parse(row.data) as StoredPageData, row.credits, extractionFields);
+        const size = JSON.stringify(document).length;
+        if (data.length > 0 && chars + size > STATUS_PAGE_MAX_CHARS) {
+          more = true;
+          break reading;
+        }
+        chars += size;
+        data.push(document);
       }
-      chars += size;
-      data.push(document);
+      lastOrdinal = row.ordinal;
+      read += 1;
     }
-    lastOrdinal = row.ordinal;
+    if (rows.length < wanted) break;
   }
+  if (!more && read >= limit) more = (await ctx.jobs.resultRows(caller, id, lastOrdinal, 1)).rows.length > 0;
   return {
     success: true as const,
     status: firecrawlStatus(job.status),

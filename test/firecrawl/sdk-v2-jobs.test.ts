@@ -131,6 +131,9 @@ describe('Firecrawl v2 crawl, batch scrape and map, driven by the official v2 SD
     const refusedMap = await sdkError(firecrawl.map('http://169.254.169.254/latest/', {}));
     expect(refusedMap.status).toBe(400);
 
+    const tooMany = await sdkError(firecrawl.startCrawl(`${origin}/docs`, { limit: 100_000 }));
+    expect(tooMany.status).toBe(400);
+    expect(tooMany.message).toContain('At most 500 pages per job on the free plan');
     const delayed = await sdkError(firecrawl.startCrawl(`${origin}/docs`, { delay: 2 }));
     expect(delayed.status).toBe(400);
     expect(delayed.message).toContain('delay');
