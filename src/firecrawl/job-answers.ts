@@ -35,7 +35,7 @@ function assertScrapingJob(job: JobRow): void {
 
 /** The caller's crawl or batch (404 for anyone else's, and for a map). */
 export async function ownScrapingJob(ctx: AppContext, caller: Caller, id: string): Promise<JobRow> {
-  const { job } = await ctx.jobs.resultRows(caller, id, 0, 0);
+  const job = await ctx.jobs.row(caller, id);
   assertScrapingJob(job);
   return job;
 }
@@ -129,7 +129,7 @@ export async function activeCrawls(ctx: AppContext, caller: Caller) {
  */
 export async function awaitMap(ctx: AppContext, caller: Caller, id: string, timeoutMs: number): Promise<{ urls: string[]; creditsUsed: number }> {
   const deadline = Date.now() + timeoutMs;
-  let job = (await ctx.jobs.resultRows(caller, id, 0, 0)).job;
+  let job = await ctx.jobs.row(caller, id);
   while (job.status === 'queued' || job.status === 'active') {
     if (caller.signal?.aborted) {
       // The caller is gone: nobody will read this map.
@@ -141,7 +141,7 @@ export async function awaitMap(ctx: AppContext, caller: Caller, id: string, time
       throw new AppError('TARGET_TIMEOUT', `The map did not finish within ${timeoutMs} ms; raise timeout or lower limit`);
     }
     await new Promise((resolve) => setTimeout(resolve, MAP_POLL_MS));
-    job = (await ctx.jobs.resultRows(caller, id, 0, 0)).job;
+    job = await ctx.jobs.row(caller, id);
   }
   if (job.status !== 'completed') {
     const code = job.error_code && job.error_code in ERROR_STATUS ? (job.error_code as ErrorCode) : 'INTERNAL_ERROR';

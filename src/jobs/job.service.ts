@@ -97,6 +97,11 @@ export class JobService {
     };
   }
 
+  /** The caller's job row as stored (404 for anyone else's). */
+  async row(caller: Caller, id: string): Promise<JobRow> {
+    return this.own(caller, id);
+  }
+
   /**
    * The caller's job row and its raw results after `afterOrdinal` (with their ordinals), for
    * adapters that answer in another shape (src/firecrawl/); 404 for anyone else's.

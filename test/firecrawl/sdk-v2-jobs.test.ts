@@ -152,6 +152,23 @@ describe('Firecrawl v2 crawl, batch scrape and map, driven by the official v2 SD
     expect((await sdkError(other.getCrawlErrors(mine.id))).status).toBe(404);
     await waitFinished(firecrawl, mine.id);
   });
+
+  it('answers in Firecrawl\'s shape where the SDK does not look: details of a refused body, a made-up webhook secret, no map job', async () => {
+    const { api, key } = world;
+    const bogus = await api.post('/v2/crawl', { url: `${origin}/docs`, scrapeOptions: { formats: ['bogus'] } }, key);
+    expect(bogus.status).toBe(400);
+    expect(bogus.body).toMatchObject({ success: false, code: 'VALIDATION_ERROR', details: [expect.objectContaining({ path: ['scrapeOptions', 'formats', 0] })] });
+    expect(bogus.body.error).toContain('Unknown format "bogus"');
+
+    const hooked = await api.post('/v2/batch/scrape', { urls: [`${origin}/blog/1`], webhook: `${origin}/hook` }, key);
+    expect(hooked.status).toBe(200);
+    expect(hooked.body.webhook).toMatchObject({ url: `${origin}/hook`, events: ['started', 'page', 'completed', 'failed'], secret: expect.stringMatching(/^whsec_/) });
+
+    const map = await api.post('/v1/jobs/map', { url: `${origin}/` }, key);
+    expect(map.status).toBe(201);
+    expect((await api.get(`/v2/crawl/${map.body.data.id}`, key)).status).toBe(404);
+    await waitFinished(firecrawl, hooked.body.id);
+  });
 });
 
 async function waitFinished(firecrawl: Firecrawl, id: string): Promise<void> {
