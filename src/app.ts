@@ -8,6 +8,7 @@ import { authRoutes } from './auth/auth.routes.js';
 import { captionsRoutes } from './captions/captions.routes.js';
 import type { AppContext } from './container.js';
 import { fileServingRoutes } from './files/files.routes.js';
+import { firecrawlJobRoutes } from './firecrawl/firecrawl-jobs.routes.js';
 import { firecrawlRoutes } from './firecrawl/firecrawl.routes.js';
 import { fileApiRoutes } from './files/file-api.routes.js';
 import { clearCacheRoutes } from './cache/clear-cache.routes.js';
@@ -79,6 +80,7 @@ export function createApp(ctx: AppContext) {
   app.route('/', jobRoutes(deps));
   app.route('/', jobDownloadRoutes(deps));
   app.route('/', firecrawlRoutes(deps));
+  app.route('/', firecrawlJobRoutes(deps));
 
   app.openAPIRegistry.registerComponent('securitySchemes', 'bearerAuth', {
     type: 'http',

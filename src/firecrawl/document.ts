@@ -66,6 +66,35 @@ export function firecrawlDocument(run: PageRun, scrape: Pick<PluckScrape, 'extra
   return withoutUndefined(document);
 }
 
+/** A job's page as stored (what POST /v1/web/page answers for it) as a Firecrawl document. */
+export function storedDocument(data: StoredPageData, creditsUsed: number, extractionFields: Array<'json' | 'extract'>): FirecrawlDocument {
+  const { metadata } = data;
+  const document: FirecrawlDocument = {
+    markdown: data.markdown,
+    html: data.html,
+    rawHtml: data.rawHtml,
+    links: data.links,
+    images: data.images,
+    screenshot: data.screenshot?.permanentUrl,
+    metadata: { ...firecrawlMetadata(metadata), creditsUsed },
+  };
+  if (data.json) for (const field of extractionFields) document[field] = data.json.extracted;
+  if (metadata.warnings?.length) document.warning = metadata.warnings.map((warning) => warning.message).join(' ');
+  return withoutUndefined(document);
+}
+
+/** The stored form of a page in a job's results (src/web/page-formats.routes.ts pageData, as JSON). */
+export interface StoredPageData {
+  markdown?: string;
+  html?: string;
+  rawHtml?: string;
+  links?: string[];
+  images?: string[];
+  screenshot?: { permanentUrl: string };
+  json?: { extracted: Record<string, unknown> };
+  metadata: PageMetadata & { warnings?: Array<{ message: string }> };
+}
+
 /** What the page says of itself under Firecrawl's names; fields the page leaves empty are left out, as Firecrawl does. */
 export function firecrawlMetadata(metadata: PageMetadata): z.infer<typeof documentMetadataSchema> {
   const openGraph = Object.fromEntries(Object.entries(metadata.openGraph).map(([property, value]) => [`og${camelCase(property)}`, value]));

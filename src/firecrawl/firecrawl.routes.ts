@@ -8,9 +8,9 @@ import { firecrawlValidationHook, handleFirecrawlError } from './firecrawl-error
 import { firecrawlSearch, searchBodySchema } from './firecrawl-search.js';
 import { type FirecrawlVersion, scrapeBodySchema, toPluckScrape } from './scrape-request.js';
 
-const TAG = 'Firecrawl compatibility';
+export const TAG = 'Firecrawl compatibility';
 
-const FirecrawlError = z
+export const FirecrawlError = z
   .object({
     success: z.literal(false),
     error: z.string().openapi({ description: 'What went wrong, in words (the SDKs show it)' }),
@@ -21,7 +21,7 @@ const FirecrawlError = z
 
 const error = (description: string) => json(FirecrawlError, description);
 
-const firecrawlErrors = {
+export const firecrawlErrors = {
   400: error('The body does not fit (VALIDATION_ERROR, with details), a format or option this server does not support, or a URL the egress policy refuses'),
   401: error('Missing or invalid API key'),
   402: error('INSUFFICIENT_CREDITS'),
@@ -77,7 +77,7 @@ const searchRoute = (version: FirecrawlVersion) =>
  * Firecrawl's API over Pluck's own operations, so Firecrawl's SDKs and the tools built on them
  * work against a self-hosted Pluck with `apiUrl`: the same API keys, credits, cache and limits
  * as the native routes. Errors answer in Firecrawl's shape here only. Crawl, map and batch
- * scrape (jobs) are routes of their own, to be added beside these.
+ * scrape (jobs) are in firecrawl-jobs.routes.ts.
  */
 export function firecrawlRoutes({ ctx, requireAuth }: RouteDeps) {
   const router = new OpenAPIHono<AppEnv>({ defaultHook: firecrawlValidationHook });
