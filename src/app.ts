@@ -8,6 +8,8 @@ import { authRoutes } from './auth/auth.routes.js';
 import { captionsRoutes } from './captions/captions.routes.js';
 import type { AppContext } from './container.js';
 import { fileServingRoutes } from './files/files.routes.js';
+import { firecrawlJobRoutes } from './firecrawl/firecrawl-jobs.routes.js';
+import { firecrawlRoutes } from './firecrawl/firecrawl.routes.js';
 import { fileApiRoutes } from './files/file-api.routes.js';
 import { clearCacheRoutes } from './cache/clear-cache.routes.js';
 import { healthRoutes } from './health.routes.js';
@@ -17,6 +19,7 @@ import { captureRoutes } from './web/capture.routes.js';
 import { pageRoutes } from './web/page.routes.js';
 import { pageFormatsRoutes } from './web/page-formats.routes.js';
 import { readerRoutes } from './web/reader.routes.js';
+import { mcpRoutes } from './mcp/mcp.routes.js';
 import { scrapeRoutes } from './web/scrape.routes.js';
 import type { AppEnv } from './http/context.js';
 import { mountApiDocs } from './http/api-docs.js';
@@ -29,6 +32,7 @@ import { rejectMalformedJson } from './http/json-body.js';
 import type { RouteDeps } from './http/route-deps.js';
 import { installZodMessages, validationHook } from './http/validation.js';
 import { searchRoutes } from './search/search.routes.js';
+import { jobDownloadRoutes } from './jobs/job-download.routes.js';
 import { jobRoutes } from './jobs/jobs.routes.js';
 
 /** The HTTP application: middleware order, route mounting and the API description. */
@@ -66,6 +70,7 @@ export function createApp(ctx: AppContext) {
   app.route('/', pageRoutes(deps));
   app.route('/', pageFormatsRoutes(deps));
   app.route('/', readerRoutes(deps));
+  app.route('/', mcpRoutes(deps));
   app.route('/', scrapeRoutes(deps));
   app.route('/', aiExtractRoutes(deps));
   app.route('/', searchRoutes(deps));
@@ -73,6 +78,9 @@ export function createApp(ctx: AppContext) {
   app.route('/', fileApiRoutes(deps));
   app.route('/', clearCacheRoutes(deps));
   app.route('/', jobRoutes(deps));
+  app.route('/', jobDownloadRoutes(deps));
+  app.route('/', firecrawlRoutes(deps));
+  app.route('/', firecrawlJobRoutes(deps));
 
   app.openAPIRegistry.registerComponent('securitySchemes', 'bearerAuth', {
     type: 'http',

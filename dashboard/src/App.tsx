@@ -5,6 +5,7 @@ import { AccountScreen } from './components/AccountScreen';
 import { AuthScreen, type SignedIn } from './components/AuthScreen';
 import { CreditsScreen } from './components/CreditsScreen';
 import { FilesScreen } from './components/FilesScreen';
+import { JobsScreen } from './components/JobsScreen';
 import { ForgotPasswordScreen } from './components/ForgotPasswordScreen';
 import { type FreshKey, KeysScreen } from './components/KeysScreen';
 import { Playground } from './components/Playground';
@@ -107,6 +108,8 @@ export function App() {
         <CreditsScreen token={session.token} />
       ) : dashboardScreen === 'files' ? (
         <FilesScreen token={session.token} />
+      ) : dashboardScreen === 'jobs' ? (
+        <JobsScreen token={session.token} />
       ) : dashboardScreen === 'account' ? (
         <AccountScreen
           token={session.token}

@@ -5,6 +5,7 @@ export const SCREENS = {
   keys: { path: '/keys', title: 'API keys' },
   credits: { path: '/credits', title: 'Credits and plan' },
   files: { path: '/stored-files', title: 'Files' },
+  jobs: { path: '/jobs', title: 'Jobs' },
   playground: { path: '/playground', title: 'Playground' },
   account: { path: '/account', title: 'Account' },
 } as const;

@@ -97,6 +97,31 @@ export class JobStore {
       .execute();
   }
 
+  /** A job's failed results, oldest first, without their data (the Firecrawl adapter's errors route). */
+  async failedResults(jobId: string, limit: number) {
+    return this.db
+      .selectFrom('job_result')
+      .select(['ordinal', 'url', 'error_code', 'error_message', 'created_at'])
+      .where('job_id', '=', jobId)
+      .where('status', '=', 'failed')
+      .orderBy('ordinal')
+      .limit(limit)
+      .execute();
+  }
+
+  /** A user's queued or running jobs of one kind, oldest first. */
+  async openJobs(userId: string, kind: JobKind, limit: number): Promise<JobRow[]> {
+    return this.db
+      .selectFrom('job')
+      .selectAll()
+      .where('user_id', '=', userId)
+      .where('kind', '=', kind)
+      .where('status', 'in', OPEN)
+      .orderBy('created_at')
+      .limit(limit)
+      .execute();
+  }
+
   /** Ends an open job as cancelled; its runner notices at its next heartbeat or write. */
   async cancel(id: string, userId: string, now: string, expiresAt: string): Promise<boolean> {
     const result = await this.db

@@ -97,6 +97,31 @@ export class JobService {
     };
   }
 
+  /** The caller's job row as stored (404 for anyone else's). */
+  async row(caller: Caller, id: string): Promise<JobRow> {
+    return this.own(caller, id);
+  }
+
+  /**
+   * The caller's job row and its raw results after `afterOrdinal` (with their ordinals), for
+   * adapters that answer in another shape (src/firecrawl/); 404 for anyone else's.
+   */
+  async resultRows(caller: Caller, id: string, afterOrdinal: number, limit: number) {
+    const job = await this.own(caller, id);
+    return { job, rows: await this.store.results(id, afterOrdinal, limit) };
+  }
+
+  /** The caller's job row and up to `limit` of its failed results (without data). */
+  async failures(caller: Caller, id: string, limit: number) {
+    const job = await this.own(caller, id);
+    return { job, rows: await this.store.failedResults(id, limit) };
+  }
+
+  /** The caller's queued and running jobs of one kind, oldest first, with their options. */
+  async open(caller: Caller, kind: JobRow['kind'], limit: number): Promise<JobRow[]> {
+    return this.store.openJobs(caller.principal.userId, kind, limit);
+  }
+
   async list(caller: Caller, limit: number, cursor?: string) {
     const before = cursor ? decodeListCursor(cursor) : undefined;
     const rows = await this.store.list(caller.principal.userId, limit, before);

@@ -1,4 +1,4 @@
-import { rm } from 'node:fs/promises';
+import { readFile, rm } from 'node:fs/promises';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { apiClient } from '../helpers/client.js';
@@ -189,6 +189,27 @@ describe('the account dashboard in a real browser', () => {
     expect(text).toMatch(/Plan\s*free/i);
     expect(text).toMatch(/Requests at once\s*5/);
     expect(text).toMatch(/Stored files kept for\s*7 days/);
+  });
+
+  it('starts a batch on the Jobs screen, follows it to the end and downloads its markdown', async () => {
+    await page.getByRole('link', { name: 'Jobs' }).click();
+    await page.getByRole('heading', { name: 'Jobs', level: 1 }).waitFor(WAIT);
+    await page.getByLabel('Kind').selectOption('batch');
+    await page.getByLabel('URLs, one a line').fill(`${site.origin}/article\n# a comment\n${site.origin}/scripted\n`);
+    await page.getByRole('button', { name: 'Start batch' }).click();
+    const job = page.getByRole('listitem', { name: /^batch / });
+    await job.getByText(/completed · 2 done, 0 failed of 2/).waitFor(WAIT);
+
+    await job.getByRole('button', { name: /^Show results/ }).click();
+    const resultList = job.getByRole('list', { name: /^Results of batch/ });
+    await resultList.getByRole('listitem').first().waitFor(WAIT);
+    const results = await resultList.getByRole('listitem').allTextContents();
+    expect(results.sort()).toEqual([expect.stringMatching(new RegExp(`^${site.origin}/article: [\\d,]+ characters of markdown$`)), expect.stringContaining(`${site.origin}/scripted: `)]);
+
+    const [download] = await Promise.all([page.waitForEvent('download'), job.getByRole('button', { name: /^Download markdown \(zip\)/ }).click()]);
+    expect(download.suggestedFilename()).toMatch(/^pluck-job-.+\.zip$/);
+    const bytes = await readFile((await download.path())!);
+    expect(bytes.subarray(0, 4)).toEqual(Buffer.from([0x50, 0x4b, 0x03, 0x04]));
   });
 
   it('revokes the key after confirmation', async () => {

@@ -1,10 +1,4 @@
-import { spawn } from 'node:child_process';
-import { mkdir, mkdtemp, rm } from 'node:fs/promises';
-import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
-import { build } from 'esbuild';
-
-const ROOT = fileURLToPath(new URL('../..', import.meta.url));
+import { bundleCli } from './bundled-cli.js';
 
 export interface CliRun {
   code: number | null;
@@ -17,42 +11,14 @@ export interface BuiltCli {
   remove(): Promise<void>;
 }
 
-/**
- * Builds `npm run admin` from src/cli/admin.ts into plain JavaScript once (packages stay
- * imports, resolved from this checkout's node_modules), so each run is a bare `node` start:
- * under tsx every run compiled the whole service again, seconds per command.
- */
+/** `npm run admin`, built once from src/cli/admin.ts (packages stay imports from this checkout's node_modules). */
 export async function buildAdminCli(): Promise<BuiltCli> {
-  const cache = join(ROOT, 'node_modules', '.cache');
-  await mkdir(cache, { recursive: true });
-  const outdir = await mkdtemp(join(cache, 'pluck-admin-cli-'));
-  await build({
-    entryPoints: [join(ROOT, 'src/cli/admin.ts')],
-    bundle: true,
-    platform: 'node',
-    format: 'esm',
-    target: 'node20',
-    packages: 'external',
-    splitting: true,
-    outdir,
-    logLevel: 'error',
-  });
+  const cli = await bundleCli('src/cli/admin.ts', true);
   return {
-    run: (args, env, stdin) =>
-      new Promise((resolve, reject) => {
-        const child = spawn(process.execPath, [join(outdir, 'admin.js'), ...args], {
-          cwd: ROOT,
-          env: { ...process.env, LOG_LEVEL: 'warn', ...env },
-          stdio: ['pipe', 'pipe', 'pipe'],
-        });
-        let stdout = '';
-        let stderr = '';
-        child.stdout.on('data', (chunk) => (stdout += chunk));
-        child.stderr.on('data', (chunk) => (stderr += chunk));
-        child.on('error', reject);
-        child.on('close', (code) => resolve({ code, stdout, stderr }));
-        child.stdin.end(stdin ?? '');
-      }),
-    remove: () => rm(outdir, { recursive: true, force: true }),
+    run: async (args, env, stdin) => {
+      const { code, stdout, stderr } = await cli.run(args, { env: { ...process.env, LOG_LEVEL: 'warn', ...env }, stdin: stdin ?? '' });
+      return { code, stdout: stdout.toString(), stderr };
+    },
+    remove: cli.remove,
   };
 }

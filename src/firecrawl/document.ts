@@ -1,0 +1,133 @@
+import { z } from '@hono/zod-openapi';
+import type { PageMetadata } from '../web/outputs.js';
+import type { PageRun } from '../web/page-pipeline.js';
+import type { PluckScrape } from './scrape-request.js';
+
+/** Firecrawl's `metadata`: its own names, the page's Open Graph tags as ogTitle, ogImage..., and the twitter:* tags by name. */
+export const documentMetadataSchema = z
+  .looseObject({
+    title: z.string().optional(),
+    description: z.string().optional(),
+    language: z.string().optional(),
+    keywords: z.string().optional(),
+    robots: z.string().optional(),
+    ogTitle: z.string().optional(),
+    ogDescription: z.string().optional(),
+    ogImage: z.string().optional(),
+    ogSiteName: z.string().optional(),
+    favicon: z.string().optional(),
+    sourceURL: z.string().openapi({ description: 'The URL asked for' }),
+    url: z.string().openapi({ description: 'The URL after redirects' }),
+    statusCode: z.number(),
+    contentType: z.string().optional(),
+    scrapeId: z.string().optional(),
+    cacheState: z.enum(['hit', 'miss']).optional(),
+    creditsUsed: z.number().optional(),
+    error: z.string().optional(),
+  })
+  .openapi('FirecrawlDocumentMetadata');
+
+export const documentSchema = z
+  .object({
+    markdown: z.string().optional(),
+    html: z.string().optional(),
+    rawHtml: z.string().optional(),
+    links: z.array(z.string()).optional(),
+    images: z.array(z.string()).optional(),
+    screenshot: z.string().optional().openapi({ description: "The stored image's URL (a Pluck file, kept as FILE_RETENTION says)" }),
+    json: z.record(z.string(), z.unknown()).optional(),
+    extract: z.record(z.string(), z.unknown()).optional().openapi({ description: 'v1, for the extract format' }),
+    metadata: documentMetadataSchema,
+    warning: z.string().optional(),
+  })
+  .openapi('FirecrawlDocument');
+
+export type FirecrawlDocument = z.infer<typeof documentSchema>;
+
+/** A page pipeline run as a Firecrawl document. */
+export function firecrawlDocument(run: PageRun, scrape: Pick<PluckScrape, 'extractionField'>, scrapeId: string): FirecrawlDocument {
+  const { outputs, metadata, warnings } = run.result;
+  const document: FirecrawlDocument = {
+    markdown: outputs.markdown?.markdown,
+    html: outputs.html,
+    rawHtml: outputs.rawHtml,
+    links: outputs.links,
+    images: outputs.images,
+    screenshot: outputs.screenshot?.permanentUrl,
+    metadata: {
+      ...firecrawlMetadata(metadata),
+      scrapeId,
+      cacheState: run.cache === 'HIT' ? 'hit' : 'miss',
+      creditsUsed: run.creditsCost,
+    },
+  };
+  if (outputs.json) document[scrape.extractionField] = outputs.json.extracted;
+  if (warnings.length > 0) document.warning = warnings.map((warning) => warning.message).join(' ');
+  return withoutUndefined(document);
+}
+
+/** A job's page as stored (what POST /v1/web/page answers for it) as a Firecrawl document. */
+export function storedDocument(data: StoredPageData, creditsUsed: number, extractionFields: Array<'json' | 'extract'>): FirecrawlDocument {
+  const { metadata } = data;
+  const document: FirecrawlDocument = {
+    markdown: data.markdown,
+    html: data.html,
+    rawHtml: data.rawHtml,
+    links: data.links,
+    images: data.images,
+    screenshot: data.screenshot?.permanentUrl,
+    metadata: { ...firecrawlMetadata(metadata), creditsUsed },
+  };
+  if (data.json) for (const field of extractionFields) document[field] = data.json.extracted;
+  if (metadata.warnings?.length) document.warning = metadata.warnings.map((warning) => warning.message).join(' ');
+  return withoutUndefined(document);
+}
+
+/** The stored form of a page in a job's results (src/web/page-formats.routes.ts pageData, as JSON). */
+export interface StoredPageData {
+  markdown?: string;
+  html?: string;
+  rawHtml?: string;
+  links?: string[];
+  images?: string[];
+  screenshot?: { permanentUrl: string };
+  json?: { extracted: Record<string, unknown> };
+  metadata: PageMetadata & { warnings?: Array<{ message: string }> };
+}
+
+/** What the page says of itself under Firecrawl's names; fields the page leaves empty are left out, as Firecrawl does. */
+export function firecrawlMetadata(metadata: PageMetadata): z.infer<typeof documentMetadataSchema> {
+  const openGraph = Object.fromEntries(Object.entries(metadata.openGraph).map(([property, value]) => [`og${camelCase(property)}`, value]));
+  const twitter = Object.fromEntries(Object.entries(metadata.twitter).map(([property, value]) => [`twitter:${property}`, value]));
+  const described = {
+    title: metadata.title,
+    description: metadata.description,
+    language: metadata.language,
+    keywords: metadata.keywords,
+    robots: metadata.robots,
+    author: metadata.author,
+    publishedTime: metadata.publishedTime,
+    modifiedTime: metadata.modifiedTime,
+    canonicalUrl: metadata.canonicalUrl,
+    favicon: metadata.favicon,
+    ...openGraph,
+    ...twitter,
+    ogSiteName: metadata.openGraph.site_name ?? metadata.siteName,
+    ogImage: metadata.image,
+  };
+  const present = Object.fromEntries(Object.entries(described).filter(([, value]) => typeof value === 'string' && value !== ''));
+  return { ...present, sourceURL: metadata.url, url: metadata.finalUrl, statusCode: metadata.statusCode, contentType: metadata.contentType };
+}
+
+/** `site_name` -> `SiteName`, `image:width` -> `ImageWidth`. */
+function camelCase(property: string): string {
+  return property
+    .split(/[_:.-]/)
+    .filter(Boolean)
+    .map((part) => part[0]!.toUpperCase() + part.slice(1))
+    .join('');
+}
+
+function withoutUndefined<T extends object>(value: T): T {
+  return Object.fromEntries(Object.entries(value).filter(([, field]) => field !== undefined)) as T;
+}

@@ -1,0 +1,61 @@
+import type { Context } from 'hono';
+import type { ZodError } from 'zod';
+import type { AppEnv } from '../http/context.js';
+import type { ErrorBody } from '../http/envelope.js';
+import { handleError } from '../http/error-handler.js';
+import { toSpecIssues } from '../http/validation.js';
+
+/**
+ * Firecrawl answers a failed request with `{success: false, error: '<message>'}` and its SDKs
+ * read `error` as a string (and `details`, when present, as extra detail). Pluck's own code
+ * rides along in `code`, as Firecrawl does with its own codes.
+ */
+export interface FirecrawlErrorBody {
+  success: false;
+  error: string;
+  code: string;
+  details?: unknown;
+}
+
+/**
+ * Pluck's statuses as Firecrawl uses them: every refused request is a 400 (the SDKs print the
+ * message of a 400 and lose it for a 422), a page that did not answer in time 408, and a page
+ * that could not be read 500 (the v2 SDK retries a 502 three times, which would load the page
+ * three times over). 401, 402, 429 and 503 mean the same on both.
+ */
+const FIRECRAWL_STATUS: Record<string, number> = {
+  VALIDATION_ERROR: 400,
+  BAD_REQUEST: 400,
+  INVALID_JSON: 400,
+  URL_NOT_ALLOWED: 400,
+  TARGET_TIMEOUT: 408,
+  PROVIDER_TIMEOUT: 408,
+  TARGET_UNREACHABLE: 500,
+  TARGET_CRASHED: 500,
+  PROVIDER_ERROR: 500,
+  AI_INVALID_JSON: 500,
+};
+
+/**
+ * The error handler of the Firecrawl routes: Pluck's own handler decides the error (its
+ * logging, a database that is down, the headers such as Retry-After), then its body is said
+ * again in Firecrawl's shape.
+ */
+export async function handleFirecrawlError(thrown: Error, c: Context<AppEnv>): Promise<Response> {
+  const pluck = handleError(thrown, c);
+  const body = (await pluck.json()) as ErrorBody;
+  const { code, message, requestId: _requestId, issues } = body.error as ErrorBody['error'] & { issues?: unknown };
+  return c.json(firecrawlError(code, message, issues), (FIRECRAWL_STATUS[code] ?? pluck.status) as 400);
+}
+
+/** The Firecrawl routes' validation hook: a body that does not fit answers 400 with its issues in `details`. */
+export function firecrawlValidationHook(result: { success: boolean; error?: ZodError; data?: unknown }, c: Context<AppEnv>) {
+  if (result.success || !result.error) return;
+  const issues = toSpecIssues(result.error, result.data);
+  const message = `Bad Request: ${issues.map((issue) => `${issue.path.join('.') || '(body)'}: ${issue.message}`).join('; ')}`;
+  return c.json(firecrawlError('VALIDATION_ERROR', message, issues), 400);
+}
+
+function firecrawlError(code: string, message: string, details: unknown): FirecrawlErrorBody {
+  return details === undefined ? { success: false, error: message, code } : { success: false, error: message, code, details };
+}

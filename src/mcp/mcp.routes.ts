@@ -1,0 +1,61 @@
+import { z } from '@hono/zod-openapi';
+import { WebStandardStreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js';
+import { callerOf } from '../http/context.js';
+import { authedErrors, bearerSecurity, createRouter, errorResponse } from '../http/openapi.js';
+import type { RouteDeps } from '../http/route-deps.js';
+import { mcpServerFor } from './mcp-tools.js';
+
+export const MCP_PATH = '/mcp';
+
+/** A JSON-RPC batch runs its calls at once: bounded like any request's work. */
+const MAX_BATCH_MESSAGES = 10;
+
+const JSON_TYPE = /^application\/(?:[\w.+-]+\+)?json\b/i;
+
+/**
+ * The Model Context Protocol over Streamable HTTP at /mcp, stateless: each POST carries its own
+ * JSON-RPC message and gets its JSON answer, so no session or stream outlives a request (no
+ * server memory per agent, nothing for a caller to hold open) and any instance behind a load
+ * balancer can answer. The API key authenticates and rate-limits every POST like any request.
+ */
+export function mcpRoutes({ ctx, requireAuth }: RouteDeps) {
+  const router = createRouter();
+  router.all(MCP_PATH, async (c, next) => {
+    // GET would open a server-to-client event stream, which a stateless server never uses.
+    if (c.req.method !== 'POST') {
+      return c.json({ jsonrpc: '2.0', error: { code: -32000, message: 'Method not allowed: POST JSON-RPC messages to /mcp' }, id: null }, 405, { Allow: 'POST' });
+    }
+    await next();
+  }, requireAuth, async (c) => {
+    const transport = new WebStandardStreamableHTTPServerTransport({ sessionIdGenerator: undefined, enableJsonResponse: true });
+    const server = mcpServerFor(ctx, callerOf(c));
+    await server.connect(transport);
+    try {
+      // The JSON body was already read (and checked) by the app's JSON middleware.
+      const parsedBody = JSON_TYPE.test(c.req.header('content-type') ?? '') ? await c.req.json() : undefined;
+      if (Array.isArray(parsedBody) && parsedBody.length > MAX_BATCH_MESSAGES) {
+        return c.json({ jsonrpc: '2.0', error: { code: -32600, message: `At most ${MAX_BATCH_MESSAGES} messages in one POST` }, id: null }, 400);
+      }
+      return await transport.handleRequest(c.req.raw, parsedBody === undefined ? {} : { parsedBody });
+    } finally {
+      await server.close();
+    }
+  });
+  router.openAPIRegistry.registerPath({
+    method: 'post',
+    path: MCP_PATH,
+    tags: ['Agents'],
+    summary: 'Model Context Protocol (Streamable HTTP, stateless): tools scrape, screenshot, search, extract, map, crawl and job_status',
+    description:
+      'JSON-RPC 2.0 messages of MCP (initialize, tools/list, tools/call...), one per POST, answered as JSON. Authenticated with an API key in the Authorization header; each tool call is metered and limited as the matching endpoint. See docs/mcp.md.',
+    security: bearerSecurity,
+    request: { body: { content: { 'application/json': { schema: z.record(z.string(), z.unknown()) } } } },
+    responses: {
+      200: { description: 'The JSON-RPC answer', content: { 'application/json': { schema: z.record(z.string(), z.unknown()) } } },
+      202: { description: 'A notification or response was accepted' },
+      406: errorResponse('The client does not accept application/json and text/event-stream (JSON-RPC error body)'),
+      ...authedErrors,
+    },
+  });
+  return router;
+}
