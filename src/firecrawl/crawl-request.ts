@@ -1,5 +1,5 @@
 import { z } from '@hono/zod-openapi';
-import { isValidPattern } from '../jobs/crawl-urls.js';
+import { isValidPattern, mayBacktrackBadly, SLOW_PATTERN_MESSAGE } from '../jobs/crawl-urls.js';
 import type { ScrapeSpec } from '../jobs/job-options.js';
 import { JOB_EVENTS, type JobEvent } from '../jobs/job-options.js';
 import type { CrawlRequest, WebhookRequest } from '../jobs/job.service.js';
@@ -28,7 +28,13 @@ const refusedUnless = <T>(neutral: (value: unknown) => boolean, message: string)
 const notTrue = (name: string, why: string) => refusedUnless<boolean>((value) => value === false, `${name} is not supported by this server (${why})`);
 const ignored = z.unknown().optional().openapi({ description: 'Accepted and ignored' });
 
-const pattern = z.string().min(1).max(MAX_PATTERN_LENGTH).refine(isValidPattern, 'Not a valid regular expression');
+// Patterns run against every URL a crawl finds: those that may backtrack for long are refused, as on /v1/jobs/crawl.
+const pattern = z
+  .string()
+  .min(1)
+  .max(MAX_PATTERN_LENGTH)
+  .refine(isValidPattern, 'Not a valid regular expression')
+  .refine((value) => !mayBacktrackBadly(value), SLOW_PATTERN_MESSAGE);
 const patterns = z.array(pattern).max(MAX_PATTERNS).optional();
 
 const webhookSchema = z

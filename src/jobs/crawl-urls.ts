@@ -72,6 +72,10 @@ export function isValidPattern(pattern: string): boolean {
   }
 }
 
+/** Why a pattern `mayBacktrackBadly` is refused, for validation answers. */
+export const SLOW_PATTERN_MESSAGE =
+  'At most 2 repetitions (*, +, {}), none inside a repeated group, no alternatives inside a repeated group, no backreferences: other patterns can take too long to match';
+
 /**
  * True when a pattern could take too long (JavaScript's engine backtracks): a repeated group
  * holding a repetition or an alternative, as in `(a+)+` or `(a|ab)*` (exponential), more than

@@ -5,7 +5,7 @@ import { authedErrors, bearerSecurity, createRouter, envelope, errorResponse, js
 import type { RouteDeps } from '../http/route-deps.js';
 import { pageFormatSchema, toOutputRequest } from '../web/page-formats.routes.js';
 import { pageFields, targetUrl, textSelectionFields, viewportSchema } from '../web/page-options.js';
-import { isValidPattern, mayBacktrackBadly } from './crawl-urls.js';
+import { isValidPattern, mayBacktrackBadly, SLOW_PATTERN_MESSAGE } from './crawl-urls.js';
 import { JOB_EVENTS, type CrawlSpec, type JobEvent, type ScrapeSpec } from './job-options.js';
 import type { CrawlRequest } from './job.service.js';
 
@@ -45,7 +45,7 @@ const pattern = z
   .min(1)
   .max(MAX_PATTERN_LENGTH)
   .refine(isValidPattern, 'Not a valid regular expression')
-  .refine((value) => !mayBacktrackBadly(value), 'At most 2 repetitions (*, +, {}), none inside a repeated group, no alternatives inside a repeated group, no backreferences: other patterns can take too long to match');
+  .refine((value) => !mayBacktrackBadly(value), SLOW_PATTERN_MESSAGE);
 
 const webhookSchema = z
   .strictObject({

@@ -115,6 +115,11 @@ describe('Firecrawl v2 API: the bodies and answers the v2 SDK (Firecrawl class) 
     expect(missingUrl.status).toBe(400);
     expect(missingUrl.body.details).toEqual([expect.objectContaining({ path: ['url'], message: 'Required' })]);
 
+    // A pattern that backtracks for ever on a crafted URL would freeze the server's thread during the crawl.
+    const slowPattern = await firecrawlPost(world, '/v2/crawl', { url: `${site.origin}/`, includePaths: ['(a+)+$'] });
+    expect(slowPattern.status, JSON.stringify(slowPattern.body)).toBe(400);
+    expect(slowPattern.body.details[0].path).toEqual(['includePaths', 0]);
+
     const slow = await firecrawlPost(world, '/v2/scrape', { url: `${site.origin}/hang`, timeout: 1000 });
     expect(slow.status).toBe(408);
     expect(slow.body).toMatchObject({ success: false, code: 'TARGET_TIMEOUT' });
