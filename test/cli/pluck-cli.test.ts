@@ -1,6 +1,7 @@
 import { mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { unzipSync } from 'fflate';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runPluck } from '../../packages/sdk/src/cli/main.js';
 import type { CliIo } from '../../packages/sdk/src/cli/io.js';
@@ -155,4 +156,24 @@ describe('the pluck CLI against a running Pluck', { timeout: 60_000 }, () => {
     expect(refusedCode).toBe(3);
     expect(lines).toContain('done 0, failed 1, skipped 1, credits 0');
   });
+
+  it('crawls a site into a zip of markdown files, or JSON lines on stdout', async () => {
+    const zipPath = join(work, 'site.zip');
+    const zipped = await cli.run(['crawl', articleUrl(), '--limit', '2', '-o', zipPath], env);
+    expect(zipped.code, zipped.stderr).toBe(0);
+    expect(zipped.stderr).toMatch(/completed: done 2, failed 0, credits 2; wrote /);
+    const files = unzipSync(new Uint8Array(await readFile(zipPath)));
+    const host = new URL(pluckServer.site.origin).hostname;
+    expect(new TextDecoder().decode(files[`${host}/article.md`])).toContain('The Difference Engine');
+
+    const lines = await cli.run(['crawl', articleUrl(), '--limit', '1'], env);
+    expect(lines.code, lines.stderr).toBe(0);
+    const results = lines.stdout.toString().trim().split('\n').map((line) => JSON.parse(line));
+    expect(results).toEqual([expect.objectContaining({ url: articleUrl(), status: 'completed', data: expect.objectContaining({ markdown: expect.stringContaining('The Difference Engine') }) })]);
+
+    const refused = await cli.run(['crawl', 'http://169.254.169.254/'], env);
+    expect(refused.code).toBe(5);
+    expect(refused.stderr).toContain('URL_NOT_ALLOWED');
+  });
+
 });

@@ -3,6 +3,7 @@ import type { Capture } from '../pluck.js';
 import { batchCommand } from './batch.js';
 import { type Command, type CommandRun, intOption, toJson, UsageError } from './command.js';
 import { EXIT, pageStatusError } from './exit-codes.js';
+import { crawlCommand } from './crawl.js';
 import { mcpCommand } from './mcp.js';
 
 /** Writes a capture to -o FILE, or to stdout when that is a pipe; never raw bytes onto a terminal. */
@@ -98,12 +99,13 @@ const search: Command = {
   },
 };
 
-/** Every `pluck` command. Crawl and map commands come when Pluck has jobs. */
+/** Every `pluck` command. */
 export const COMMANDS: Record<string, Command> = {
   markdown,
   screenshot,
   pdf,
   search,
   batch: batchCommand,
+  crawl: crawlCommand,
   mcp: mcpCommand,
 };

@@ -2,7 +2,7 @@
 
 import { client } from './client.gen.js';
 import type { Client, Options as Options2, TDataShape } from './client/index.js';
-import type { DeleteV1ApiKeysByIdData, DeleteV1ApiKeysByIdErrors, DeleteV1ApiKeysByIdResponses, DeleteV1JobsByIdData, DeleteV1JobsByIdErrors, DeleteV1JobsByIdResponses, GetFilesByTokenByFilenameData, GetFilesByTokenByFilenameErrors, GetFilesByTokenByFilenameResponses, GetHealthData, GetHealthResponses, GetMetricsData, GetMetricsErrors, GetMetricsResponses, GetRByUrlData, GetRByUrlErrors, GetRByUrlResponses, GetReadyData, GetReadyErrors, GetReadyResponses, GetV1ApiKeysByIdData, GetV1ApiKeysByIdErrors, GetV1ApiKeysByIdResponses, GetV1ApiKeysData, GetV1ApiKeysErrors, GetV1ApiKeysResponses, GetV1AuthGetSessionData, GetV1AuthGetSessionErrors, GetV1AuthGetSessionResponses, GetV1FilesListData, GetV1FilesListErrors, GetV1FilesListResponses, GetV1JobsByIdData, GetV1JobsByIdDownloadData, GetV1JobsByIdDownloadErrors, GetV1JobsByIdDownloadResponses, GetV1JobsByIdErrors, GetV1JobsByIdResponses, GetV1JobsData, GetV1JobsErrors, GetV1JobsResponses, GetV1UserClearCacheData, GetV1UserClearCacheErrors, GetV1UserClearCacheResponses, GetV1UserCreditsData, GetV1UserCreditsErrors, GetV1UserCreditsResponses, GetV1UserMeData, GetV1UserMeErrors, GetV1UserMeResponses, GetV1UserVerifyEmailTokenData, GetV1UserVerifyEmailTokenErrors, PostMcpData, PostMcpErrors, PostMcpResponses, PostV1ApiKeysData, PostV1ApiKeysErrors, PostV1ApiKeysResponses, PostV1AuthChangePasswordData, PostV1AuthChangePasswordErrors, PostV1AuthChangePasswordResponses, PostV1AuthRequestPasswordResetData, PostV1AuthRequestPasswordResetErrors, PostV1AuthRequestPasswordResetResponses, PostV1AuthResetPasswordData, PostV1AuthResetPasswordErrors, PostV1AuthResetPasswordResponses, PostV1AuthSendVerificationEmailData, PostV1AuthSendVerificationEmailErrors, PostV1AuthSendVerificationEmailResponses, PostV1AuthSignInEmailData, PostV1AuthSignInEmailErrors, PostV1AuthSignInEmailResponses, PostV1AuthSignOutData, PostV1AuthSignOutErrors, PostV1AuthSignOutResponses, PostV1AuthSignUpEmailData, PostV1AuthSignUpEmailErrors, PostV1AuthSignUpEmailResponses, PostV1AuthUpdateUserData, PostV1AuthUpdateUserErrors, PostV1AuthUpdateUserResponses, PostV1FilesDeleteData, PostV1FilesDeleteErrors, PostV1FilesDeleteResponses, PostV1JobsBatchData, PostV1JobsBatchErrors, PostV1JobsBatchResponses, PostV1JobsCrawlData, PostV1JobsCrawlErrors, PostV1JobsCrawlResponses, PostV1JobsMapData, PostV1JobsMapErrors, PostV1JobsMapResponses, PostV1ScrapeData, PostV1ScrapeErrors, PostV1ScrapeResponses, PostV1SearchData, PostV1SearchErrors, PostV1SearchResponses, PostV1SystemUpdateUserPlanData, PostV1SystemUpdateUserPlanErrors, PostV1SystemUpdateUserPlanResponses, PostV1UserBootstrapCreditsData, PostV1UserBootstrapCreditsErrors, PostV1UserBootstrapCreditsResponses, PostV1UserInitializeData, PostV1UserInitializeErrors, PostV1UserInitializeResponses, PostV1WebAiExtractData, PostV1WebAiExtractErrors, PostV1WebAiExtractResponses, PostV1WebContentData, PostV1WebContentErrors, PostV1WebContentResponses, PostV1WebLinksData, PostV1WebLinksErrors, PostV1WebLinksResponses, PostV1WebMarkdownData, PostV1WebMarkdownErrors, PostV1WebMarkdownResponses, PostV1WebPageData, PostV1WebPageErrors, PostV1WebPageResponses, PostV1WebPdfData, PostV1WebPdfErrors, PostV1WebPdfResponses, PostV1WebScrapeData, PostV1WebScrapeErrors, PostV1WebScrapeResponses, PostV1WebScreenshotData, PostV1WebScreenshotErrors, PostV1WebScreenshotResponses, PostV1WebSearchData, PostV1WebSearchErrors, PostV1WebSearchResponses, PostV2ScrapeData, PostV2ScrapeErrors, PostV2ScrapeResponses, PostV2SearchData, PostV2SearchErrors, PostV2SearchResponses, PostV2WebSearchData, PostV2WebSearchErrors, PostV2WebSearchResponses, PostV2WebYtCaptionsData, PostV2WebYtCaptionsErrors, PostV2WebYtCaptionsResponses } from './types.gen.js';
+import type { DeleteV1ApiKeysByIdData, DeleteV1ApiKeysByIdErrors, DeleteV1ApiKeysByIdResponses, DeleteV1BatchScrapeByIdData, DeleteV1BatchScrapeByIdErrors, DeleteV1BatchScrapeByIdResponses, DeleteV1CrawlByIdData, DeleteV1CrawlByIdErrors, DeleteV1CrawlByIdResponses, DeleteV1JobsByIdData, DeleteV1JobsByIdErrors, DeleteV1JobsByIdResponses, DeleteV2BatchScrapeByIdData, DeleteV2BatchScrapeByIdErrors, DeleteV2BatchScrapeByIdResponses, DeleteV2CrawlByIdData, DeleteV2CrawlByIdErrors, DeleteV2CrawlByIdResponses, GetFilesByTokenByFilenameData, GetFilesByTokenByFilenameErrors, GetFilesByTokenByFilenameResponses, GetHealthData, GetHealthResponses, GetMetricsData, GetMetricsErrors, GetMetricsResponses, GetRByUrlData, GetRByUrlErrors, GetRByUrlResponses, GetReadyData, GetReadyErrors, GetReadyResponses, GetV1ApiKeysByIdData, GetV1ApiKeysByIdErrors, GetV1ApiKeysByIdResponses, GetV1ApiKeysData, GetV1ApiKeysErrors, GetV1ApiKeysResponses, GetV1AuthGetSessionData, GetV1AuthGetSessionErrors, GetV1AuthGetSessionResponses, GetV1BatchScrapeByIdData, GetV1BatchScrapeByIdErrors, GetV1BatchScrapeByIdErrorsData, GetV1BatchScrapeByIdErrorsErrors, GetV1BatchScrapeByIdErrorsResponses, GetV1BatchScrapeByIdResponses, GetV1CrawlActiveData, GetV1CrawlActiveErrors, GetV1CrawlActiveResponses, GetV1CrawlByIdData, GetV1CrawlByIdErrors, GetV1CrawlByIdErrorsData, GetV1CrawlByIdErrorsErrors, GetV1CrawlByIdErrorsResponses, GetV1CrawlByIdResponses, GetV1FilesListData, GetV1FilesListErrors, GetV1FilesListResponses, GetV1JobsByIdData, GetV1JobsByIdDownloadData, GetV1JobsByIdDownloadErrors, GetV1JobsByIdDownloadResponses, GetV1JobsByIdErrors, GetV1JobsByIdResponses, GetV1JobsData, GetV1JobsErrors, GetV1JobsResponses, GetV1UserClearCacheData, GetV1UserClearCacheErrors, GetV1UserClearCacheResponses, GetV1UserCreditsData, GetV1UserCreditsErrors, GetV1UserCreditsResponses, GetV1UserMeData, GetV1UserMeErrors, GetV1UserMeResponses, GetV1UserVerifyEmailTokenData, GetV1UserVerifyEmailTokenErrors, GetV2BatchScrapeByIdData, GetV2BatchScrapeByIdErrors, GetV2BatchScrapeByIdErrorsData, GetV2BatchScrapeByIdErrorsErrors, GetV2BatchScrapeByIdErrorsResponses, GetV2BatchScrapeByIdResponses, GetV2CrawlActiveData, GetV2CrawlActiveErrors, GetV2CrawlActiveResponses, GetV2CrawlByIdData, GetV2CrawlByIdErrors, GetV2CrawlByIdErrorsData, GetV2CrawlByIdErrorsErrors, GetV2CrawlByIdErrorsResponses, GetV2CrawlByIdResponses, PostMcpData, PostMcpErrors, PostMcpResponses, PostV1ApiKeysData, PostV1ApiKeysErrors, PostV1ApiKeysResponses, PostV1AuthChangePasswordData, PostV1AuthChangePasswordErrors, PostV1AuthChangePasswordResponses, PostV1AuthRequestPasswordResetData, PostV1AuthRequestPasswordResetErrors, PostV1AuthRequestPasswordResetResponses, PostV1AuthResetPasswordData, PostV1AuthResetPasswordErrors, PostV1AuthResetPasswordResponses, PostV1AuthSendVerificationEmailData, PostV1AuthSendVerificationEmailErrors, PostV1AuthSendVerificationEmailResponses, PostV1AuthSignInEmailData, PostV1AuthSignInEmailErrors, PostV1AuthSignInEmailResponses, PostV1AuthSignOutData, PostV1AuthSignOutErrors, PostV1AuthSignOutResponses, PostV1AuthSignUpEmailData, PostV1AuthSignUpEmailErrors, PostV1AuthSignUpEmailResponses, PostV1AuthUpdateUserData, PostV1AuthUpdateUserErrors, PostV1AuthUpdateUserResponses, PostV1BatchScrapeData, PostV1BatchScrapeErrors, PostV1BatchScrapeResponses, PostV1CrawlData, PostV1CrawlErrors, PostV1CrawlResponses, PostV1FilesDeleteData, PostV1FilesDeleteErrors, PostV1FilesDeleteResponses, PostV1JobsBatchData, PostV1JobsBatchErrors, PostV1JobsBatchResponses, PostV1JobsCrawlData, PostV1JobsCrawlErrors, PostV1JobsCrawlResponses, PostV1JobsMapData, PostV1JobsMapErrors, PostV1JobsMapResponses, PostV1MapData, PostV1MapErrors, PostV1MapResponses, PostV1ScrapeData, PostV1ScrapeErrors, PostV1ScrapeResponses, PostV1SearchData, PostV1SearchErrors, PostV1SearchResponses, PostV1SystemUpdateUserPlanData, PostV1SystemUpdateUserPlanErrors, PostV1SystemUpdateUserPlanResponses, PostV1UserBootstrapCreditsData, PostV1UserBootstrapCreditsErrors, PostV1UserBootstrapCreditsResponses, PostV1UserInitializeData, PostV1UserInitializeErrors, PostV1UserInitializeResponses, PostV1WebAiExtractData, PostV1WebAiExtractErrors, PostV1WebAiExtractResponses, PostV1WebContentData, PostV1WebContentErrors, PostV1WebContentResponses, PostV1WebLinksData, PostV1WebLinksErrors, PostV1WebLinksResponses, PostV1WebMarkdownData, PostV1WebMarkdownErrors, PostV1WebMarkdownResponses, PostV1WebPageData, PostV1WebPageErrors, PostV1WebPageResponses, PostV1WebPdfData, PostV1WebPdfErrors, PostV1WebPdfResponses, PostV1WebScrapeData, PostV1WebScrapeErrors, PostV1WebScrapeResponses, PostV1WebScreenshotData, PostV1WebScreenshotErrors, PostV1WebScreenshotResponses, PostV1WebSearchData, PostV1WebSearchErrors, PostV1WebSearchResponses, PostV2BatchScrapeData, PostV2BatchScrapeErrors, PostV2BatchScrapeResponses, PostV2CrawlData, PostV2CrawlErrors, PostV2CrawlResponses, PostV2MapData, PostV2MapErrors, PostV2MapResponses, PostV2ScrapeData, PostV2ScrapeErrors, PostV2ScrapeResponses, PostV2SearchData, PostV2SearchErrors, PostV2SearchResponses, PostV2WebSearchData, PostV2WebSearchErrors, PostV2WebSearchResponses, PostV2WebYtCaptionsData, PostV2WebYtCaptionsErrors, PostV2WebYtCaptionsResponses } from './types.gen.js';
 
 export type Options<TData extends TDataShape = TDataShape, ThrowOnError extends boolean = boolean, TResponse = unknown> = Options2<TData, ThrowOnError, TResponse> & {
     /**
@@ -578,4 +578,220 @@ export const postV2Search = <ThrowOnError extends boolean = false>(options: Opti
         'Content-Type': 'application/json',
         ...options.headers
     }
+});
+
+/**
+ * Firecrawl's v1 crawl: start a crawl job
+ *
+ * Runs as POST /v1/jobs/crawl does (same scope rules, robots.txt, sitemaps, egress policy on every URL, price per page). Options this server does not honour are refused with 400 naming them.
+ */
+export const postV1Crawl = <ThrowOnError extends boolean = false>(options: Options<PostV1CrawlData, ThrowOnError>) => (options.client ?? client).post<PostV1CrawlResponses, PostV1CrawlErrors, ThrowOnError>({
+    security: [{ scheme: 'bearer', type: 'http' }],
+    url: '/v1/crawl',
+    ...options,
+    headers: {
+        'Content-Type': 'application/json',
+        ...options.headers
+    }
+});
+
+/**
+ * Firecrawl's v1 active crawls: your queued and running crawls
+ */
+export const getV1CrawlActive = <ThrowOnError extends boolean = false>(options?: Options<GetV1CrawlActiveData, ThrowOnError>) => (options?.client ?? client).get<GetV1CrawlActiveResponses, GetV1CrawlActiveErrors, ThrowOnError>({
+    security: [{ scheme: 'bearer', type: 'http' }],
+    url: '/v1/crawl/active',
+    ...options
+});
+
+/**
+ * Firecrawl's v1 batch scrape: start a batch job over a list of URLs
+ *
+ * Runs as POST /v1/jobs/batch does; the scrape options are Firecrawl scrape's (POST /v2/scrape).
+ */
+export const postV1BatchScrape = <ThrowOnError extends boolean = false>(options: Options<PostV1BatchScrapeData, ThrowOnError>) => (options.client ?? client).post<PostV1BatchScrapeResponses, PostV1BatchScrapeErrors, ThrowOnError>({
+    security: [{ scheme: 'bearer', type: 'http' }],
+    url: '/v1/batch/scrape',
+    ...options,
+    headers: {
+        'Content-Type': 'application/json',
+        ...options.headers
+    }
+});
+
+/**
+ * Firecrawl's v1 map: the site's URLs, answered when found
+ *
+ * Runs a map job (POST /v1/jobs/map) and waits for it, at most `timeout` ms (then 408, the job cancelled).
+ */
+export const postV1Map = <ThrowOnError extends boolean = false>(options: Options<PostV1MapData, ThrowOnError>) => (options.client ?? client).post<PostV1MapResponses, PostV1MapErrors, ThrowOnError>({
+    security: [{ scheme: 'bearer', type: 'http' }],
+    url: '/v1/map',
+    ...options,
+    headers: {
+        'Content-Type': 'application/json',
+        ...options.headers
+    }
+});
+
+/**
+ * Cancel a Firecrawl v1 crawl (a finished one answers its status as it is)
+ */
+export const deleteV1CrawlById = <ThrowOnError extends boolean = false>(options: Options<DeleteV1CrawlByIdData, ThrowOnError>) => (options.client ?? client).delete<DeleteV1CrawlByIdResponses, DeleteV1CrawlByIdErrors, ThrowOnError>({
+    security: [{ scheme: 'bearer', type: 'http' }],
+    url: '/v1/crawl/{id}',
+    ...options
+});
+
+/**
+ * Firecrawl's v1 crawl status: progress and a page of documents
+ */
+export const getV1CrawlById = <ThrowOnError extends boolean = false>(options: Options<GetV1CrawlByIdData, ThrowOnError>) => (options.client ?? client).get<GetV1CrawlByIdResponses, GetV1CrawlByIdErrors, ThrowOnError>({
+    security: [{ scheme: 'bearer', type: 'http' }],
+    url: '/v1/crawl/{id}',
+    ...options
+});
+
+/**
+ * The failed pages of a Firecrawl v1 crawl
+ */
+export const getV1CrawlByIdErrors = <ThrowOnError extends boolean = false>(options: Options<GetV1CrawlByIdErrorsData, ThrowOnError>) => (options.client ?? client).get<GetV1CrawlByIdErrorsResponses, GetV1CrawlByIdErrorsErrors, ThrowOnError>({
+    security: [{ scheme: 'bearer', type: 'http' }],
+    url: '/v1/crawl/{id}/errors',
+    ...options
+});
+
+/**
+ * Cancel a Firecrawl v1 batch scrape (a finished one answers its status as it is)
+ */
+export const deleteV1BatchScrapeById = <ThrowOnError extends boolean = false>(options: Options<DeleteV1BatchScrapeByIdData, ThrowOnError>) => (options.client ?? client).delete<DeleteV1BatchScrapeByIdResponses, DeleteV1BatchScrapeByIdErrors, ThrowOnError>({
+    security: [{ scheme: 'bearer', type: 'http' }],
+    url: '/v1/batch/scrape/{id}',
+    ...options
+});
+
+/**
+ * Firecrawl's v1 batch scrape status: progress and a page of documents
+ */
+export const getV1BatchScrapeById = <ThrowOnError extends boolean = false>(options: Options<GetV1BatchScrapeByIdData, ThrowOnError>) => (options.client ?? client).get<GetV1BatchScrapeByIdResponses, GetV1BatchScrapeByIdErrors, ThrowOnError>({
+    security: [{ scheme: 'bearer', type: 'http' }],
+    url: '/v1/batch/scrape/{id}',
+    ...options
+});
+
+/**
+ * The failed pages of a Firecrawl v1 batch scrape
+ */
+export const getV1BatchScrapeByIdErrors = <ThrowOnError extends boolean = false>(options: Options<GetV1BatchScrapeByIdErrorsData, ThrowOnError>) => (options.client ?? client).get<GetV1BatchScrapeByIdErrorsResponses, GetV1BatchScrapeByIdErrorsErrors, ThrowOnError>({
+    security: [{ scheme: 'bearer', type: 'http' }],
+    url: '/v1/batch/scrape/{id}/errors',
+    ...options
+});
+
+/**
+ * Firecrawl's v2 crawl: start a crawl job
+ *
+ * Runs as POST /v1/jobs/crawl does (same scope rules, robots.txt, sitemaps, egress policy on every URL, price per page). Options this server does not honour are refused with 400 naming them.
+ */
+export const postV2Crawl = <ThrowOnError extends boolean = false>(options: Options<PostV2CrawlData, ThrowOnError>) => (options.client ?? client).post<PostV2CrawlResponses, PostV2CrawlErrors, ThrowOnError>({
+    security: [{ scheme: 'bearer', type: 'http' }],
+    url: '/v2/crawl',
+    ...options,
+    headers: {
+        'Content-Type': 'application/json',
+        ...options.headers
+    }
+});
+
+/**
+ * Firecrawl's v2 active crawls: your queued and running crawls
+ */
+export const getV2CrawlActive = <ThrowOnError extends boolean = false>(options?: Options<GetV2CrawlActiveData, ThrowOnError>) => (options?.client ?? client).get<GetV2CrawlActiveResponses, GetV2CrawlActiveErrors, ThrowOnError>({
+    security: [{ scheme: 'bearer', type: 'http' }],
+    url: '/v2/crawl/active',
+    ...options
+});
+
+/**
+ * Firecrawl's v2 batch scrape: start a batch job over a list of URLs
+ *
+ * Runs as POST /v1/jobs/batch does; the scrape options are Firecrawl scrape's (POST /v2/scrape).
+ */
+export const postV2BatchScrape = <ThrowOnError extends boolean = false>(options: Options<PostV2BatchScrapeData, ThrowOnError>) => (options.client ?? client).post<PostV2BatchScrapeResponses, PostV2BatchScrapeErrors, ThrowOnError>({
+    security: [{ scheme: 'bearer', type: 'http' }],
+    url: '/v2/batch/scrape',
+    ...options,
+    headers: {
+        'Content-Type': 'application/json',
+        ...options.headers
+    }
+});
+
+/**
+ * Firecrawl's v2 map: the site's URLs, answered when found
+ *
+ * Runs a map job (POST /v1/jobs/map) and waits for it, at most `timeout` ms (then 408, the job cancelled).
+ */
+export const postV2Map = <ThrowOnError extends boolean = false>(options: Options<PostV2MapData, ThrowOnError>) => (options.client ?? client).post<PostV2MapResponses, PostV2MapErrors, ThrowOnError>({
+    security: [{ scheme: 'bearer', type: 'http' }],
+    url: '/v2/map',
+    ...options,
+    headers: {
+        'Content-Type': 'application/json',
+        ...options.headers
+    }
+});
+
+/**
+ * Cancel a Firecrawl v2 crawl (a finished one answers its status as it is)
+ */
+export const deleteV2CrawlById = <ThrowOnError extends boolean = false>(options: Options<DeleteV2CrawlByIdData, ThrowOnError>) => (options.client ?? client).delete<DeleteV2CrawlByIdResponses, DeleteV2CrawlByIdErrors, ThrowOnError>({
+    security: [{ scheme: 'bearer', type: 'http' }],
+    url: '/v2/crawl/{id}',
+    ...options
+});
+
+/**
+ * Firecrawl's v2 crawl status: progress and a page of documents
+ */
+export const getV2CrawlById = <ThrowOnError extends boolean = false>(options: Options<GetV2CrawlByIdData, ThrowOnError>) => (options.client ?? client).get<GetV2CrawlByIdResponses, GetV2CrawlByIdErrors, ThrowOnError>({
+    security: [{ scheme: 'bearer', type: 'http' }],
+    url: '/v2/crawl/{id}',
+    ...options
+});
+
+/**
+ * The failed pages of a Firecrawl v2 crawl
+ */
+export const getV2CrawlByIdErrors = <ThrowOnError extends boolean = false>(options: Options<GetV2CrawlByIdErrorsData, ThrowOnError>) => (options.client ?? client).get<GetV2CrawlByIdErrorsResponses, GetV2CrawlByIdErrorsErrors, ThrowOnError>({
+    security: [{ scheme: 'bearer', type: 'http' }],
+    url: '/v2/crawl/{id}/errors',
+    ...options
+});
+
+/**
+ * Cancel a Firecrawl v2 batch scrape (a finished one answers its status as it is)
+ */
+export const deleteV2BatchScrapeById = <ThrowOnError extends boolean = false>(options: Options<DeleteV2BatchScrapeByIdData, ThrowOnError>) => (options.client ?? client).delete<DeleteV2BatchScrapeByIdResponses, DeleteV2BatchScrapeByIdErrors, ThrowOnError>({
+    security: [{ scheme: 'bearer', type: 'http' }],
+    url: '/v2/batch/scrape/{id}',
+    ...options
+});
+
+/**
+ * Firecrawl's v2 batch scrape status: progress and a page of documents
+ */
+export const getV2BatchScrapeById = <ThrowOnError extends boolean = false>(options: Options<GetV2BatchScrapeByIdData, ThrowOnError>) => (options.client ?? client).get<GetV2BatchScrapeByIdResponses, GetV2BatchScrapeByIdErrors, ThrowOnError>({
+    security: [{ scheme: 'bearer', type: 'http' }],
+    url: '/v2/batch/scrape/{id}',
+    ...options
+});
+
+/**
+ * The failed pages of a Firecrawl v2 batch scrape
+ */
+export const getV2BatchScrapeByIdErrors = <ThrowOnError extends boolean = false>(options: Options<GetV2BatchScrapeByIdErrorsData, ThrowOnError>) => (options.client ?? client).get<GetV2BatchScrapeByIdErrorsResponses, GetV2BatchScrapeByIdErrorsErrors, ThrowOnError>({
+    security: [{ scheme: 'bearer', type: 'http' }],
+    url: '/v2/batch/scrape/{id}/errors',
+    ...options
 });

@@ -267,6 +267,571 @@ export type FirecrawlSearchResult = {
     warning?: string;
 };
 
+export type FirecrawlJobStarted = {
+    success: true;
+    id: string;
+    /**
+     * The job's status URL
+     */
+    url: string;
+    /**
+     * Batch with ignoreInvalidURLs: the URLs left out
+     */
+    invalidURLs?: Array<string>;
+    /**
+     * With a webhook: its signing secret, shown only here (Pluck's events, docs/jobs.md#webhooks)
+     */
+    webhook?: {
+        url: string;
+        events: Array<string>;
+        secret?: string;
+    };
+};
+
+export type FirecrawlV1CrawlRequest = {
+    url: string;
+    /**
+     * Pages at most, the start page included (default and bound: the plan's pages per job)
+     */
+    limit?: number;
+    /**
+     * Regular expressions on the path (with query): only matching paths are followed
+     */
+    includePaths?: Array<string>;
+    /**
+     * Regular expressions on the path (with query): matching paths are not followed
+     */
+    excludePaths?: Array<string>;
+    allowExternalLinks?: boolean;
+    allowSubdomains?: boolean;
+    ignoreRobotsTxt?: boolean;
+    scrapeOptions?: {
+        /**
+         * markdown, html, rawHtml, links, images, screenshot by name; {type: "screenshot", fullPage?, quality?, viewport?: {width, height}}; {type: "json", prompt?, schema?}. v1 also: "screenshot@fullPage", and "json" or "extract" with jsonOptions or extract
+         */
+        formats?: Array<string | {
+            type: string;
+            [key: string]: unknown;
+        }>;
+        /**
+         * Only the main content (navigation, footers, banners dropped); false: the whole page
+         */
+        onlyMainContent?: boolean;
+        /**
+         * CSS selectors: only these elements
+         */
+        includeTags?: Array<string>;
+        /**
+         * CSS selectors removed first
+         */
+        excludeTags?: Array<string>;
+        /**
+         * Request headers sent with every request of the page; a Cookie header becomes cookies of the page URL
+         */
+        headers?: {
+            [key: string]: string;
+        };
+        /**
+         * Extra wait after the page is ready, ms
+         */
+        waitFor?: number;
+        /**
+         * Time for the page to load and settle, ms; cut to 120000 (and NAVIGATION_TIMEOUT_MAX_MS)
+         */
+        timeout?: number;
+        /**
+         * A phone-sized, touch, mobile viewport (390x844)
+         */
+        mobile?: boolean;
+        /**
+         * Not supported: an empty list or nothing
+         */
+        actions?: Array<unknown>;
+        /**
+         * Accept a cached result up to this many milliseconds old (capped by CACHE_TTL_SECONDS); 0 bypasses the cache
+         */
+        maxAge?: number;
+        /**
+         * v1: the options of the json format
+         */
+        jsonOptions?: {
+            /**
+             * What to extract or answer
+             */
+            prompt?: string;
+            /**
+             * A JSON Schema for the answer, of type object (at most 32 KiB); asks the model for structured output
+             */
+            schema?: {
+                [key: string]: unknown;
+            };
+            /**
+             * How to answer: rules, tone, format
+             */
+            systemPrompt?: string;
+        };
+        /**
+         * v1: the options of the extract format
+         */
+        extract?: {
+            /**
+             * What to extract or answer
+             */
+            prompt?: string;
+            /**
+             * A JSON Schema for the answer, of type object (at most 32 KiB); asks the model for structured output
+             */
+            schema?: {
+                [key: string]: unknown;
+            };
+            /**
+             * How to answer: rules, tone, format
+             */
+            systemPrompt?: string;
+        };
+    };
+    /**
+     * A URL, or {url, events?, secret?}: the job's events in Pluck's signed form (docs/jobs.md#webhooks), not Firecrawl's
+     */
+    webhook?: string | {
+        url: string;
+        /**
+         * Not supported: webhook headers are not supported by this server; events are signed instead (docs/jobs.md#webhooks)
+         */
+        headers?: unknown;
+        /**
+         * Not supported: webhook metadata is not supported by this server
+         */
+        metadata?: unknown;
+        events?: Array<'started' | 'page' | 'completed' | 'failed'>;
+        /**
+         * Pluck's addition: the HMAC key of the events' signatures; without it one is made and shown once, in the start answer's webhook.secret
+         */
+        secret?: string;
+    };
+    /**
+     * Not supported: ignoreQueryParameters is not supported by this server (each query string is a page of its own; its parameters are sorted)
+     */
+    ignoreQueryParameters?: unknown;
+    /**
+     * Not supported: regexOnFullURL is not supported by this server (includePaths and excludePaths match the path and query)
+     */
+    regexOnFullURL?: unknown;
+    /**
+     * Not supported: delay (a pause between pages) is not supported by this server
+     */
+    delay?: unknown;
+    /**
+     * Not supported: zeroDataRetention is not supported by this server (results are kept until the job expires)
+     */
+    zeroDataRetention?: unknown;
+    /**
+     * Accepted and ignored
+     */
+    deduplicateSimilarURLs?: unknown;
+    /**
+     * Accepted and ignored
+     */
+    maxConcurrency?: unknown;
+    /**
+     * Accepted and ignored
+     */
+    integration?: unknown;
+    /**
+     * Accepted and ignored
+     */
+    origin?: unknown;
+    /**
+     * Path segments below the start URL's path at most
+     */
+    maxDepth?: number;
+    /**
+     * Link hops from the start URL (default 10)
+     */
+    maxDiscoveryDepth?: number;
+    ignoreSitemap?: boolean;
+    /**
+     * false: only paths under the start URL's path are followed
+     */
+    allowBackwardLinks?: boolean;
+};
+
+export type FirecrawlBatchScrapeRequest = {
+    urls: Array<string>;
+    /**
+     * markdown, html, rawHtml, links, images, screenshot by name; {type: "screenshot", fullPage?, quality?, viewport?: {width, height}}; {type: "json", prompt?, schema?}. v1 also: "screenshot@fullPage", and "json" or "extract" with jsonOptions or extract
+     */
+    formats?: Array<string | {
+        type: string;
+        [key: string]: unknown;
+    }>;
+    /**
+     * Only the main content (navigation, footers, banners dropped); false: the whole page
+     */
+    onlyMainContent?: boolean;
+    /**
+     * CSS selectors: only these elements
+     */
+    includeTags?: Array<string>;
+    /**
+     * CSS selectors removed first
+     */
+    excludeTags?: Array<string>;
+    /**
+     * Request headers sent with every request of the page; a Cookie header becomes cookies of the page URL
+     */
+    headers?: {
+        [key: string]: string;
+    };
+    /**
+     * Extra wait after the page is ready, ms
+     */
+    waitFor?: number;
+    /**
+     * Time for the page to load and settle, ms; cut to 120000 (and NAVIGATION_TIMEOUT_MAX_MS)
+     */
+    timeout?: number;
+    /**
+     * A phone-sized, touch, mobile viewport (390x844)
+     */
+    mobile?: boolean;
+    /**
+     * Not supported: an empty list or nothing
+     */
+    actions?: Array<unknown>;
+    /**
+     * Accept a cached result up to this many milliseconds old (capped by CACHE_TTL_SECONDS); 0 bypasses the cache
+     */
+    maxAge?: number;
+    /**
+     * v1: the options of the json format
+     */
+    jsonOptions?: {
+        /**
+         * What to extract or answer
+         */
+        prompt?: string;
+        /**
+         * A JSON Schema for the answer, of type object (at most 32 KiB); asks the model for structured output
+         */
+        schema?: {
+            [key: string]: unknown;
+        };
+        /**
+         * How to answer: rules, tone, format
+         */
+        systemPrompt?: string;
+    };
+    /**
+     * v1: the options of the extract format
+     */
+    extract?: {
+        /**
+         * What to extract or answer
+         */
+        prompt?: string;
+        /**
+         * A JSON Schema for the answer, of type object (at most 32 KiB); asks the model for structured output
+         */
+        schema?: {
+            [key: string]: unknown;
+        };
+        /**
+         * How to answer: rules, tone, format
+         */
+        systemPrompt?: string;
+    };
+    /**
+     * A URL, or {url, events?, secret?}: the job's events in Pluck's signed form (docs/jobs.md#webhooks), not Firecrawl's
+     */
+    webhook?: string | {
+        url: string;
+        /**
+         * Not supported: webhook headers are not supported by this server; events are signed instead (docs/jobs.md#webhooks)
+         */
+        headers?: unknown;
+        /**
+         * Not supported: webhook metadata is not supported by this server
+         */
+        metadata?: unknown;
+        events?: Array<'started' | 'page' | 'completed' | 'failed'>;
+        /**
+         * Pluck's addition: the HMAC key of the events' signatures; without it one is made and shown once, in the start answer's webhook.secret
+         */
+        secret?: string;
+    };
+    /**
+     * true: URLs that are not http(s) are left out and listed in invalidURLs; false: they refuse the request
+     */
+    ignoreInvalidURLs?: boolean;
+    /**
+     * Not supported: appendToId is not supported by this server; start another batch
+     */
+    appendToId?: unknown;
+    /**
+     * Not supported: zeroDataRetention is not supported by this server (results are kept until the job expires)
+     */
+    zeroDataRetention?: unknown;
+    /**
+     * Accepted and ignored
+     */
+    maxConcurrency?: unknown;
+    /**
+     * Accepted and ignored
+     */
+    integration?: unknown;
+    /**
+     * Accepted and ignored
+     */
+    origin?: unknown;
+};
+
+export type FirecrawlMapRequest = {
+    url: string;
+    /**
+     * Only URLs containing this text (case-insensitive)
+     */
+    search?: string;
+    limit?: number;
+    includeSubdomains?: boolean;
+    /**
+     * true: URLs without their query string, each once
+     */
+    ignoreQueryParameters?: boolean;
+    /**
+     * v2
+     */
+    sitemap?: 'include' | 'skip' | 'only';
+    /**
+     * v1: sitemap skip
+     */
+    ignoreSitemap?: boolean;
+    /**
+     * v1: sitemap only
+     */
+    sitemapOnly?: boolean;
+    /**
+     * How long to wait for the map, ms
+     */
+    timeout?: number;
+    /**
+     * Accepted and ignored
+     */
+    location?: unknown;
+    /**
+     * Accepted and ignored
+     */
+    integration?: unknown;
+    /**
+     * Accepted and ignored
+     */
+    origin?: unknown;
+};
+
+export type FirecrawlJobStatus = {
+    success: true;
+    status: 'scraping' | 'completed' | 'failed' | 'cancelled';
+    /**
+     * URLs known to the job (a crawl finds more as it goes)
+     */
+    total: number;
+    /**
+     * URLs finished, failed ones included (listed by the errors route)
+     */
+    completed: number;
+    creditsUsed: number;
+    expiresAt: string;
+    /**
+     * URL of the following results, present while more are already recorded
+     */
+    next?: string;
+    data: Array<FirecrawlDocument>;
+};
+
+export type FirecrawlJobErrors = {
+    success: true;
+    errors: Array<{
+        id: string;
+        timestamp: string;
+        url: string;
+        code: string;
+        error: string;
+    }>;
+    robotsBlocked: Array<string>;
+};
+
+export type FirecrawlCrawlRequest = {
+    url: string;
+    /**
+     * Pages at most, the start page included (default and bound: the plan's pages per job)
+     */
+    limit?: number;
+    /**
+     * Regular expressions on the path (with query): only matching paths are followed
+     */
+    includePaths?: Array<string>;
+    /**
+     * Regular expressions on the path (with query): matching paths are not followed
+     */
+    excludePaths?: Array<string>;
+    allowExternalLinks?: boolean;
+    allowSubdomains?: boolean;
+    ignoreRobotsTxt?: boolean;
+    scrapeOptions?: {
+        /**
+         * markdown, html, rawHtml, links, images, screenshot by name; {type: "screenshot", fullPage?, quality?, viewport?: {width, height}}; {type: "json", prompt?, schema?}. v1 also: "screenshot@fullPage", and "json" or "extract" with jsonOptions or extract
+         */
+        formats?: Array<string | {
+            type: string;
+            [key: string]: unknown;
+        }>;
+        /**
+         * Only the main content (navigation, footers, banners dropped); false: the whole page
+         */
+        onlyMainContent?: boolean;
+        /**
+         * CSS selectors: only these elements
+         */
+        includeTags?: Array<string>;
+        /**
+         * CSS selectors removed first
+         */
+        excludeTags?: Array<string>;
+        /**
+         * Request headers sent with every request of the page; a Cookie header becomes cookies of the page URL
+         */
+        headers?: {
+            [key: string]: string;
+        };
+        /**
+         * Extra wait after the page is ready, ms
+         */
+        waitFor?: number;
+        /**
+         * Time for the page to load and settle, ms; cut to 120000 (and NAVIGATION_TIMEOUT_MAX_MS)
+         */
+        timeout?: number;
+        /**
+         * A phone-sized, touch, mobile viewport (390x844)
+         */
+        mobile?: boolean;
+        /**
+         * Not supported: an empty list or nothing
+         */
+        actions?: Array<unknown>;
+        /**
+         * Accept a cached result up to this many milliseconds old (capped by CACHE_TTL_SECONDS); 0 bypasses the cache
+         */
+        maxAge?: number;
+        /**
+         * v1: the options of the json format
+         */
+        jsonOptions?: {
+            /**
+             * What to extract or answer
+             */
+            prompt?: string;
+            /**
+             * A JSON Schema for the answer, of type object (at most 32 KiB); asks the model for structured output
+             */
+            schema?: {
+                [key: string]: unknown;
+            };
+            /**
+             * How to answer: rules, tone, format
+             */
+            systemPrompt?: string;
+        };
+        /**
+         * v1: the options of the extract format
+         */
+        extract?: {
+            /**
+             * What to extract or answer
+             */
+            prompt?: string;
+            /**
+             * A JSON Schema for the answer, of type object (at most 32 KiB); asks the model for structured output
+             */
+            schema?: {
+                [key: string]: unknown;
+            };
+            /**
+             * How to answer: rules, tone, format
+             */
+            systemPrompt?: string;
+        };
+    };
+    /**
+     * A URL, or {url, events?, secret?}: the job's events in Pluck's signed form (docs/jobs.md#webhooks), not Firecrawl's
+     */
+    webhook?: string | {
+        url: string;
+        /**
+         * Not supported: webhook headers are not supported by this server; events are signed instead (docs/jobs.md#webhooks)
+         */
+        headers?: unknown;
+        /**
+         * Not supported: webhook metadata is not supported by this server
+         */
+        metadata?: unknown;
+        events?: Array<'started' | 'page' | 'completed' | 'failed'>;
+        /**
+         * Pluck's addition: the HMAC key of the events' signatures; without it one is made and shown once, in the start answer's webhook.secret
+         */
+        secret?: string;
+    };
+    /**
+     * Not supported: ignoreQueryParameters is not supported by this server (each query string is a page of its own; its parameters are sorted)
+     */
+    ignoreQueryParameters?: unknown;
+    /**
+     * Not supported: regexOnFullURL is not supported by this server (includePaths and excludePaths match the path and query)
+     */
+    regexOnFullURL?: unknown;
+    /**
+     * Not supported: delay (a pause between pages) is not supported by this server
+     */
+    delay?: unknown;
+    /**
+     * Not supported: zeroDataRetention is not supported by this server (results are kept until the job expires)
+     */
+    zeroDataRetention?: unknown;
+    /**
+     * Accepted and ignored
+     */
+    deduplicateSimilarURLs?: unknown;
+    /**
+     * Accepted and ignored
+     */
+    maxConcurrency?: unknown;
+    /**
+     * Accepted and ignored
+     */
+    integration?: unknown;
+    /**
+     * Accepted and ignored
+     */
+    origin?: unknown;
+    /**
+     * Link hops from the start URL (default 10)
+     */
+    maxDiscoveryDepth?: number;
+    sitemap?: 'include' | 'skip' | 'only';
+    /**
+     * false: only paths under the start URL's path are followed
+     */
+    crawlEntireDomain?: boolean;
+    /**
+     * Not supported: prompt (crawl options from a sentence) is not supported by this server
+     */
+    prompt?: unknown;
+    /**
+     * Not supported: robotsUserAgent is not supported by this server (robots.txt is read for pluck, else *)
+     */
+    robotsUserAgent?: unknown;
+};
+
 export type GetHealthData = {
     body?: never;
     path?: never;
@@ -4472,3 +5037,1129 @@ export type PostV2SearchResponses = {
 };
 
 export type PostV2SearchResponse = PostV2SearchResponses[keyof PostV2SearchResponses];
+
+export type PostV1CrawlData = {
+    body: FirecrawlV1CrawlRequest;
+    path?: never;
+    query?: never;
+    url: '/v1/crawl';
+};
+
+export type PostV1CrawlErrors = {
+    /**
+     * The body does not fit (VALIDATION_ERROR, with details), a format or option this server does not support, or a URL the egress policy refuses
+     */
+    400: FirecrawlError;
+    /**
+     * Missing or invalid API key
+     */
+    401: FirecrawlError;
+    /**
+     * INSUFFICIENT_CREDITS
+     */
+    402: FirecrawlError;
+    /**
+     * TARGET_TIMEOUT: the page did not answer in time; PROVIDER_TIMEOUT: the model server of a json format did not
+     */
+    408: FirecrawlError;
+    /**
+     * RATE_LIMIT_EXCEEDED or CONCURRENCY_LIMIT_EXCEEDED (with Retry-After)
+     */
+    429: FirecrawlError;
+    /**
+     * The page could not be loaded or read (TARGET_UNREACHABLE, TARGET_CRASHED), the model answered no JSON (AI_INVALID_JSON), every search provider failed (PROVIDER_ERROR)
+     */
+    500: FirecrawlError;
+    /**
+     * SERVICE_OVERLOADED (with Retry-After), SERVICE_UNAVAILABLE, PROVIDER_NOT_CONFIGURED
+     */
+    503: FirecrawlError;
+};
+
+export type PostV1CrawlError = PostV1CrawlErrors[keyof PostV1CrawlErrors];
+
+export type PostV1CrawlResponses = {
+    /**
+     * The crawl, started
+     */
+    200: FirecrawlJobStarted;
+};
+
+export type PostV1CrawlResponse = PostV1CrawlResponses[keyof PostV1CrawlResponses];
+
+export type GetV1CrawlActiveData = {
+    body?: never;
+    path?: never;
+    query?: never;
+    url: '/v1/crawl/active';
+};
+
+export type GetV1CrawlActiveErrors = {
+    /**
+     * The body does not fit (VALIDATION_ERROR, with details), a format or option this server does not support, or a URL the egress policy refuses
+     */
+    400: FirecrawlError;
+    /**
+     * Missing or invalid API key
+     */
+    401: FirecrawlError;
+    /**
+     * INSUFFICIENT_CREDITS
+     */
+    402: FirecrawlError;
+    /**
+     * TARGET_TIMEOUT: the page did not answer in time; PROVIDER_TIMEOUT: the model server of a json format did not
+     */
+    408: FirecrawlError;
+    /**
+     * RATE_LIMIT_EXCEEDED or CONCURRENCY_LIMIT_EXCEEDED (with Retry-After)
+     */
+    429: FirecrawlError;
+    /**
+     * The page could not be loaded or read (TARGET_UNREACHABLE, TARGET_CRASHED), the model answered no JSON (AI_INVALID_JSON), every search provider failed (PROVIDER_ERROR)
+     */
+    500: FirecrawlError;
+    /**
+     * SERVICE_OVERLOADED (with Retry-After), SERVICE_UNAVAILABLE, PROVIDER_NOT_CONFIGURED
+     */
+    503: FirecrawlError;
+};
+
+export type GetV1CrawlActiveError = GetV1CrawlActiveErrors[keyof GetV1CrawlActiveErrors];
+
+export type GetV1CrawlActiveResponses = {
+    /**
+     * Your open crawls, oldest first (at most 100)
+     */
+    200: {
+        success: true;
+        crawls: Array<{
+            id: string;
+            teamId: string;
+            url: string;
+            options?: unknown;
+        }>;
+    };
+};
+
+export type GetV1CrawlActiveResponse = GetV1CrawlActiveResponses[keyof GetV1CrawlActiveResponses];
+
+export type PostV1BatchScrapeData = {
+    body: FirecrawlBatchScrapeRequest;
+    path?: never;
+    query?: never;
+    url: '/v1/batch/scrape';
+};
+
+export type PostV1BatchScrapeErrors = {
+    /**
+     * The body does not fit (VALIDATION_ERROR, with details), a format or option this server does not support, or a URL the egress policy refuses
+     */
+    400: FirecrawlError;
+    /**
+     * Missing or invalid API key
+     */
+    401: FirecrawlError;
+    /**
+     * INSUFFICIENT_CREDITS
+     */
+    402: FirecrawlError;
+    /**
+     * TARGET_TIMEOUT: the page did not answer in time; PROVIDER_TIMEOUT: the model server of a json format did not
+     */
+    408: FirecrawlError;
+    /**
+     * RATE_LIMIT_EXCEEDED or CONCURRENCY_LIMIT_EXCEEDED (with Retry-After)
+     */
+    429: FirecrawlError;
+    /**
+     * The page could not be loaded or read (TARGET_UNREACHABLE, TARGET_CRASHED), the model answered no JSON (AI_INVALID_JSON), every search provider failed (PROVIDER_ERROR)
+     */
+    500: FirecrawlError;
+    /**
+     * SERVICE_OVERLOADED (with Retry-After), SERVICE_UNAVAILABLE, PROVIDER_NOT_CONFIGURED
+     */
+    503: FirecrawlError;
+};
+
+export type PostV1BatchScrapeError = PostV1BatchScrapeErrors[keyof PostV1BatchScrapeErrors];
+
+export type PostV1BatchScrapeResponses = {
+    /**
+     * The batch, started
+     */
+    200: FirecrawlJobStarted;
+};
+
+export type PostV1BatchScrapeResponse = PostV1BatchScrapeResponses[keyof PostV1BatchScrapeResponses];
+
+export type PostV1MapData = {
+    body: FirecrawlMapRequest;
+    path?: never;
+    query?: never;
+    url: '/v1/map';
+};
+
+export type PostV1MapErrors = {
+    /**
+     * The body does not fit (VALIDATION_ERROR, with details), a format or option this server does not support, or a URL the egress policy refuses
+     */
+    400: FirecrawlError;
+    /**
+     * Missing or invalid API key
+     */
+    401: FirecrawlError;
+    /**
+     * INSUFFICIENT_CREDITS
+     */
+    402: FirecrawlError;
+    /**
+     * TARGET_TIMEOUT: the page did not answer in time; PROVIDER_TIMEOUT: the model server of a json format did not
+     */
+    408: FirecrawlError;
+    /**
+     * RATE_LIMIT_EXCEEDED or CONCURRENCY_LIMIT_EXCEEDED (with Retry-After)
+     */
+    429: FirecrawlError;
+    /**
+     * The page could not be loaded or read (TARGET_UNREACHABLE, TARGET_CRASHED), the model answered no JSON (AI_INVALID_JSON), every search provider failed (PROVIDER_ERROR)
+     */
+    500: FirecrawlError;
+    /**
+     * SERVICE_OVERLOADED (with Retry-After), SERVICE_UNAVAILABLE, PROVIDER_NOT_CONFIGURED
+     */
+    503: FirecrawlError;
+};
+
+export type PostV1MapError = PostV1MapErrors[keyof PostV1MapErrors];
+
+export type PostV1MapResponses = {
+    /**
+     * The URLs
+     */
+    200: {
+        success: true;
+        links: Array<string>;
+    };
+};
+
+export type PostV1MapResponse = PostV1MapResponses[keyof PostV1MapResponses];
+
+export type DeleteV1CrawlByIdData = {
+    body?: never;
+    path: {
+        id: string;
+    };
+    query?: never;
+    url: '/v1/crawl/{id}';
+};
+
+export type DeleteV1CrawlByIdErrors = {
+    /**
+     * The body does not fit (VALIDATION_ERROR, with details), a format or option this server does not support, or a URL the egress policy refuses
+     */
+    400: FirecrawlError;
+    /**
+     * Missing or invalid API key
+     */
+    401: FirecrawlError;
+    /**
+     * INSUFFICIENT_CREDITS
+     */
+    402: FirecrawlError;
+    /**
+     * No crawl or batch of yours has this id (NOT_FOUND)
+     */
+    404: FirecrawlError;
+    /**
+     * TARGET_TIMEOUT: the page did not answer in time; PROVIDER_TIMEOUT: the model server of a json format did not
+     */
+    408: FirecrawlError;
+    /**
+     * RATE_LIMIT_EXCEEDED or CONCURRENCY_LIMIT_EXCEEDED (with Retry-After)
+     */
+    429: FirecrawlError;
+    /**
+     * The page could not be loaded or read (TARGET_UNREACHABLE, TARGET_CRASHED), the model answered no JSON (AI_INVALID_JSON), every search provider failed (PROVIDER_ERROR)
+     */
+    500: FirecrawlError;
+    /**
+     * SERVICE_OVERLOADED (with Retry-After), SERVICE_UNAVAILABLE, PROVIDER_NOT_CONFIGURED
+     */
+    503: FirecrawlError;
+};
+
+export type DeleteV1CrawlByIdError = DeleteV1CrawlByIdErrors[keyof DeleteV1CrawlByIdErrors];
+
+export type DeleteV1CrawlByIdResponses = {
+    /**
+     * The status after cancelling
+     */
+    200: {
+        success: true;
+        status: 'scraping' | 'completed' | 'failed' | 'cancelled';
+    };
+};
+
+export type DeleteV1CrawlByIdResponse = DeleteV1CrawlByIdResponses[keyof DeleteV1CrawlByIdResponses];
+
+export type GetV1CrawlByIdData = {
+    body?: never;
+    path: {
+        id: string;
+    };
+    query?: {
+        /**
+         * Results already read (from `next`)
+         */
+        skip?: number | null;
+        /**
+         * Results at most (cut to 100)
+         */
+        limit?: number;
+    };
+    url: '/v1/crawl/{id}';
+};
+
+export type GetV1CrawlByIdErrors = {
+    /**
+     * The body does not fit (VALIDATION_ERROR, with details), a format or option this server does not support, or a URL the egress policy refuses
+     */
+    400: FirecrawlError;
+    /**
+     * Missing or invalid API key
+     */
+    401: FirecrawlError;
+    /**
+     * INSUFFICIENT_CREDITS
+     */
+    402: FirecrawlError;
+    /**
+     * No crawl or batch of yours has this id (NOT_FOUND)
+     */
+    404: FirecrawlError;
+    /**
+     * TARGET_TIMEOUT: the page did not answer in time; PROVIDER_TIMEOUT: the model server of a json format did not
+     */
+    408: FirecrawlError;
+    /**
+     * RATE_LIMIT_EXCEEDED or CONCURRENCY_LIMIT_EXCEEDED (with Retry-After)
+     */
+    429: FirecrawlError;
+    /**
+     * The page could not be loaded or read (TARGET_UNREACHABLE, TARGET_CRASHED), the model answered no JSON (AI_INVALID_JSON), every search provider failed (PROVIDER_ERROR)
+     */
+    500: FirecrawlError;
+    /**
+     * SERVICE_OVERLOADED (with Retry-After), SERVICE_UNAVAILABLE, PROVIDER_NOT_CONFIGURED
+     */
+    503: FirecrawlError;
+};
+
+export type GetV1CrawlByIdError = GetV1CrawlByIdErrors[keyof GetV1CrawlByIdErrors];
+
+export type GetV1CrawlByIdResponses = {
+    /**
+     * Status, counters and the documents after skip
+     */
+    200: FirecrawlJobStatus;
+};
+
+export type GetV1CrawlByIdResponse = GetV1CrawlByIdResponses[keyof GetV1CrawlByIdResponses];
+
+export type GetV1CrawlByIdErrorsData = {
+    body?: never;
+    path: {
+        id: string;
+    };
+    query?: never;
+    url: '/v1/crawl/{id}/errors';
+};
+
+export type GetV1CrawlByIdErrorsErrors = {
+    /**
+     * The body does not fit (VALIDATION_ERROR, with details), a format or option this server does not support, or a URL the egress policy refuses
+     */
+    400: FirecrawlError;
+    /**
+     * Missing or invalid API key
+     */
+    401: FirecrawlError;
+    /**
+     * INSUFFICIENT_CREDITS
+     */
+    402: FirecrawlError;
+    /**
+     * No crawl or batch of yours has this id (NOT_FOUND)
+     */
+    404: FirecrawlError;
+    /**
+     * TARGET_TIMEOUT: the page did not answer in time; PROVIDER_TIMEOUT: the model server of a json format did not
+     */
+    408: FirecrawlError;
+    /**
+     * RATE_LIMIT_EXCEEDED or CONCURRENCY_LIMIT_EXCEEDED (with Retry-After)
+     */
+    429: FirecrawlError;
+    /**
+     * The page could not be loaded or read (TARGET_UNREACHABLE, TARGET_CRASHED), the model answered no JSON (AI_INVALID_JSON), every search provider failed (PROVIDER_ERROR)
+     */
+    500: FirecrawlError;
+    /**
+     * SERVICE_OVERLOADED (with Retry-After), SERVICE_UNAVAILABLE, PROVIDER_NOT_CONFIGURED
+     */
+    503: FirecrawlError;
+};
+
+export type GetV1CrawlByIdErrorsError = GetV1CrawlByIdErrorsErrors[keyof GetV1CrawlByIdErrorsErrors];
+
+export type GetV1CrawlByIdErrorsResponses = {
+    /**
+     * Failed pages (at most 1000)
+     */
+    200: FirecrawlJobErrors;
+};
+
+export type GetV1CrawlByIdErrorsResponse = GetV1CrawlByIdErrorsResponses[keyof GetV1CrawlByIdErrorsResponses];
+
+export type DeleteV1BatchScrapeByIdData = {
+    body?: never;
+    path: {
+        id: string;
+    };
+    query?: never;
+    url: '/v1/batch/scrape/{id}';
+};
+
+export type DeleteV1BatchScrapeByIdErrors = {
+    /**
+     * The body does not fit (VALIDATION_ERROR, with details), a format or option this server does not support, or a URL the egress policy refuses
+     */
+    400: FirecrawlError;
+    /**
+     * Missing or invalid API key
+     */
+    401: FirecrawlError;
+    /**
+     * INSUFFICIENT_CREDITS
+     */
+    402: FirecrawlError;
+    /**
+     * No crawl or batch of yours has this id (NOT_FOUND)
+     */
+    404: FirecrawlError;
+    /**
+     * TARGET_TIMEOUT: the page did not answer in time; PROVIDER_TIMEOUT: the model server of a json format did not
+     */
+    408: FirecrawlError;
+    /**
+     * RATE_LIMIT_EXCEEDED or CONCURRENCY_LIMIT_EXCEEDED (with Retry-After)
+     */
+    429: FirecrawlError;
+    /**
+     * The page could not be loaded or read (TARGET_UNREACHABLE, TARGET_CRASHED), the model answered no JSON (AI_INVALID_JSON), every search provider failed (PROVIDER_ERROR)
+     */
+    500: FirecrawlError;
+    /**
+     * SERVICE_OVERLOADED (with Retry-After), SERVICE_UNAVAILABLE, PROVIDER_NOT_CONFIGURED
+     */
+    503: FirecrawlError;
+};
+
+export type DeleteV1BatchScrapeByIdError = DeleteV1BatchScrapeByIdErrors[keyof DeleteV1BatchScrapeByIdErrors];
+
+export type DeleteV1BatchScrapeByIdResponses = {
+    /**
+     * The status after cancelling
+     */
+    200: {
+        success: true;
+        status: 'scraping' | 'completed' | 'failed' | 'cancelled';
+    };
+};
+
+export type DeleteV1BatchScrapeByIdResponse = DeleteV1BatchScrapeByIdResponses[keyof DeleteV1BatchScrapeByIdResponses];
+
+export type GetV1BatchScrapeByIdData = {
+    body?: never;
+    path: {
+        id: string;
+    };
+    query?: {
+        /**
+         * Results already read (from `next`)
+         */
+        skip?: number | null;
+        /**
+         * Results at most (cut to 100)
+         */
+        limit?: number;
+    };
+    url: '/v1/batch/scrape/{id}';
+};
+
+export type GetV1BatchScrapeByIdErrors = {
+    /**
+     * The body does not fit (VALIDATION_ERROR, with details), a format or option this server does not support, or a URL the egress policy refuses
+     */
+    400: FirecrawlError;
+    /**
+     * Missing or invalid API key
+     */
+    401: FirecrawlError;
+    /**
+     * INSUFFICIENT_CREDITS
+     */
+    402: FirecrawlError;
+    /**
+     * No crawl or batch of yours has this id (NOT_FOUND)
+     */
+    404: FirecrawlError;
+    /**
+     * TARGET_TIMEOUT: the page did not answer in time; PROVIDER_TIMEOUT: the model server of a json format did not
+     */
+    408: FirecrawlError;
+    /**
+     * RATE_LIMIT_EXCEEDED or CONCURRENCY_LIMIT_EXCEEDED (with Retry-After)
+     */
+    429: FirecrawlError;
+    /**
+     * The page could not be loaded or read (TARGET_UNREACHABLE, TARGET_CRASHED), the model answered no JSON (AI_INVALID_JSON), every search provider failed (PROVIDER_ERROR)
+     */
+    500: FirecrawlError;
+    /**
+     * SERVICE_OVERLOADED (with Retry-After), SERVICE_UNAVAILABLE, PROVIDER_NOT_CONFIGURED
+     */
+    503: FirecrawlError;
+};
+
+export type GetV1BatchScrapeByIdError = GetV1BatchScrapeByIdErrors[keyof GetV1BatchScrapeByIdErrors];
+
+export type GetV1BatchScrapeByIdResponses = {
+    /**
+     * Status, counters and the documents after skip
+     */
+    200: FirecrawlJobStatus;
+};
+
+export type GetV1BatchScrapeByIdResponse = GetV1BatchScrapeByIdResponses[keyof GetV1BatchScrapeByIdResponses];
+
+export type GetV1BatchScrapeByIdErrorsData = {
+    body?: never;
+    path: {
+        id: string;
+    };
+    query?: never;
+    url: '/v1/batch/scrape/{id}/errors';
+};
+
+export type GetV1BatchScrapeByIdErrorsErrors = {
+    /**
+     * The body does not fit (VALIDATION_ERROR, with details), a format or option this server does not support, or a URL the egress policy refuses
+     */
+    400: FirecrawlError;
+    /**
+     * Missing or invalid API key
+     */
+    401: FirecrawlError;
+    /**
+     * INSUFFICIENT_CREDITS
+     */
+    402: FirecrawlError;
+    /**
+     * No crawl or batch of yours has this id (NOT_FOUND)
+     */
+    404: FirecrawlError;
+    /**
+     * TARGET_TIMEOUT: the page did not answer in time; PROVIDER_TIMEOUT: the model server of a json format did not
+     */
+    408: FirecrawlError;
+    /**
+     * RATE_LIMIT_EXCEEDED or CONCURRENCY_LIMIT_EXCEEDED (with Retry-After)
+     */
+    429: FirecrawlError;
+    /**
+     * The page could not be loaded or read (TARGET_UNREACHABLE, TARGET_CRASHED), the model answered no JSON (AI_INVALID_JSON), every search provider failed (PROVIDER_ERROR)
+     */
+    500: FirecrawlError;
+    /**
+     * SERVICE_OVERLOADED (with Retry-After), SERVICE_UNAVAILABLE, PROVIDER_NOT_CONFIGURED
+     */
+    503: FirecrawlError;
+};
+
+export type GetV1BatchScrapeByIdErrorsError = GetV1BatchScrapeByIdErrorsErrors[keyof GetV1BatchScrapeByIdErrorsErrors];
+
+export type GetV1BatchScrapeByIdErrorsResponses = {
+    /**
+     * Failed pages (at most 1000)
+     */
+    200: FirecrawlJobErrors;
+};
+
+export type GetV1BatchScrapeByIdErrorsResponse = GetV1BatchScrapeByIdErrorsResponses[keyof GetV1BatchScrapeByIdErrorsResponses];
+
+export type PostV2CrawlData = {
+    body: FirecrawlCrawlRequest;
+    path?: never;
+    query?: never;
+    url: '/v2/crawl';
+};
+
+export type PostV2CrawlErrors = {
+    /**
+     * The body does not fit (VALIDATION_ERROR, with details), a format or option this server does not support, or a URL the egress policy refuses
+     */
+    400: FirecrawlError;
+    /**
+     * Missing or invalid API key
+     */
+    401: FirecrawlError;
+    /**
+     * INSUFFICIENT_CREDITS
+     */
+    402: FirecrawlError;
+    /**
+     * TARGET_TIMEOUT: the page did not answer in time; PROVIDER_TIMEOUT: the model server of a json format did not
+     */
+    408: FirecrawlError;
+    /**
+     * RATE_LIMIT_EXCEEDED or CONCURRENCY_LIMIT_EXCEEDED (with Retry-After)
+     */
+    429: FirecrawlError;
+    /**
+     * The page could not be loaded or read (TARGET_UNREACHABLE, TARGET_CRASHED), the model answered no JSON (AI_INVALID_JSON), every search provider failed (PROVIDER_ERROR)
+     */
+    500: FirecrawlError;
+    /**
+     * SERVICE_OVERLOADED (with Retry-After), SERVICE_UNAVAILABLE, PROVIDER_NOT_CONFIGURED
+     */
+    503: FirecrawlError;
+};
+
+export type PostV2CrawlError = PostV2CrawlErrors[keyof PostV2CrawlErrors];
+
+export type PostV2CrawlResponses = {
+    /**
+     * The crawl, started
+     */
+    200: FirecrawlJobStarted;
+};
+
+export type PostV2CrawlResponse = PostV2CrawlResponses[keyof PostV2CrawlResponses];
+
+export type GetV2CrawlActiveData = {
+    body?: never;
+    path?: never;
+    query?: never;
+    url: '/v2/crawl/active';
+};
+
+export type GetV2CrawlActiveErrors = {
+    /**
+     * The body does not fit (VALIDATION_ERROR, with details), a format or option this server does not support, or a URL the egress policy refuses
+     */
+    400: FirecrawlError;
+    /**
+     * Missing or invalid API key
+     */
+    401: FirecrawlError;
+    /**
+     * INSUFFICIENT_CREDITS
+     */
+    402: FirecrawlError;
+    /**
+     * TARGET_TIMEOUT: the page did not answer in time; PROVIDER_TIMEOUT: the model server of a json format did not
+     */
+    408: FirecrawlError;
+    /**
+     * RATE_LIMIT_EXCEEDED or CONCURRENCY_LIMIT_EXCEEDED (with Retry-After)
+     */
+    429: FirecrawlError;
+    /**
+     * The page could not be loaded or read (TARGET_UNREACHABLE, TARGET_CRASHED), the model answered no JSON (AI_INVALID_JSON), every search provider failed (PROVIDER_ERROR)
+     */
+    500: FirecrawlError;
+    /**
+     * SERVICE_OVERLOADED (with Retry-After), SERVICE_UNAVAILABLE, PROVIDER_NOT_CONFIGURED
+     */
+    503: FirecrawlError;
+};
+
+export type GetV2CrawlActiveError = GetV2CrawlActiveErrors[keyof GetV2CrawlActiveErrors];
+
+export type GetV2CrawlActiveResponses = {
+    /**
+     * Your open crawls, oldest first (at most 100)
+     */
+    200: {
+        success: true;
+        crawls: Array<{
+            id: string;
+            teamId: string;
+            url: string;
+            options?: unknown;
+        }>;
+    };
+};
+
+export type GetV2CrawlActiveResponse = GetV2CrawlActiveResponses[keyof GetV2CrawlActiveResponses];
+
+export type PostV2BatchScrapeData = {
+    body: FirecrawlBatchScrapeRequest;
+    path?: never;
+    query?: never;
+    url: '/v2/batch/scrape';
+};
+
+export type PostV2BatchScrapeErrors = {
+    /**
+     * The body does not fit (VALIDATION_ERROR, with details), a format or option this server does not support, or a URL the egress policy refuses
+     */
+    400: FirecrawlError;
+    /**
+     * Missing or invalid API key
+     */
+    401: FirecrawlError;
+    /**
+     * INSUFFICIENT_CREDITS
+     */
+    402: FirecrawlError;
+    /**
+     * TARGET_TIMEOUT: the page did not answer in time; PROVIDER_TIMEOUT: the model server of a json format did not
+     */
+    408: FirecrawlError;
+    /**
+     * RATE_LIMIT_EXCEEDED or CONCURRENCY_LIMIT_EXCEEDED (with Retry-After)
+     */
+    429: FirecrawlError;
+    /**
+     * The page could not be loaded or read (TARGET_UNREACHABLE, TARGET_CRASHED), the model answered no JSON (AI_INVALID_JSON), every search provider failed (PROVIDER_ERROR)
+     */
+    500: FirecrawlError;
+    /**
+     * SERVICE_OVERLOADED (with Retry-After), SERVICE_UNAVAILABLE, PROVIDER_NOT_CONFIGURED
+     */
+    503: FirecrawlError;
+};
+
+export type PostV2BatchScrapeError = PostV2BatchScrapeErrors[keyof PostV2BatchScrapeErrors];
+
+export type PostV2BatchScrapeResponses = {
+    /**
+     * The batch, started
+     */
+    200: FirecrawlJobStarted;
+};
+
+export type PostV2BatchScrapeResponse = PostV2BatchScrapeResponses[keyof PostV2BatchScrapeResponses];
+
+export type PostV2MapData = {
+    body: FirecrawlMapRequest;
+    path?: never;
+    query?: never;
+    url: '/v2/map';
+};
+
+export type PostV2MapErrors = {
+    /**
+     * The body does not fit (VALIDATION_ERROR, with details), a format or option this server does not support, or a URL the egress policy refuses
+     */
+    400: FirecrawlError;
+    /**
+     * Missing or invalid API key
+     */
+    401: FirecrawlError;
+    /**
+     * INSUFFICIENT_CREDITS
+     */
+    402: FirecrawlError;
+    /**
+     * TARGET_TIMEOUT: the page did not answer in time; PROVIDER_TIMEOUT: the model server of a json format did not
+     */
+    408: FirecrawlError;
+    /**
+     * RATE_LIMIT_EXCEEDED or CONCURRENCY_LIMIT_EXCEEDED (with Retry-After)
+     */
+    429: FirecrawlError;
+    /**
+     * The page could not be loaded or read (TARGET_UNREACHABLE, TARGET_CRASHED), the model answered no JSON (AI_INVALID_JSON), every search provider failed (PROVIDER_ERROR)
+     */
+    500: FirecrawlError;
+    /**
+     * SERVICE_OVERLOADED (with Retry-After), SERVICE_UNAVAILABLE, PROVIDER_NOT_CONFIGURED
+     */
+    503: FirecrawlError;
+};
+
+export type PostV2MapError = PostV2MapErrors[keyof PostV2MapErrors];
+
+export type PostV2MapResponses = {
+    /**
+     * The URLs, each as {url}
+     */
+    200: {
+        success: true;
+        links: Array<{
+            url: string;
+            title?: string;
+            description?: string;
+        }>;
+    };
+};
+
+export type PostV2MapResponse = PostV2MapResponses[keyof PostV2MapResponses];
+
+export type DeleteV2CrawlByIdData = {
+    body?: never;
+    path: {
+        id: string;
+    };
+    query?: never;
+    url: '/v2/crawl/{id}';
+};
+
+export type DeleteV2CrawlByIdErrors = {
+    /**
+     * The body does not fit (VALIDATION_ERROR, with details), a format or option this server does not support, or a URL the egress policy refuses
+     */
+    400: FirecrawlError;
+    /**
+     * Missing or invalid API key
+     */
+    401: FirecrawlError;
+    /**
+     * INSUFFICIENT_CREDITS
+     */
+    402: FirecrawlError;
+    /**
+     * No crawl or batch of yours has this id (NOT_FOUND)
+     */
+    404: FirecrawlError;
+    /**
+     * TARGET_TIMEOUT: the page did not answer in time; PROVIDER_TIMEOUT: the model server of a json format did not
+     */
+    408: FirecrawlError;
+    /**
+     * RATE_LIMIT_EXCEEDED or CONCURRENCY_LIMIT_EXCEEDED (with Retry-After)
+     */
+    429: FirecrawlError;
+    /**
+     * The page could not be loaded or read (TARGET_UNREACHABLE, TARGET_CRASHED), the model answered no JSON (AI_INVALID_JSON), every search provider failed (PROVIDER_ERROR)
+     */
+    500: FirecrawlError;
+    /**
+     * SERVICE_OVERLOADED (with Retry-After), SERVICE_UNAVAILABLE, PROVIDER_NOT_CONFIGURED
+     */
+    503: FirecrawlError;
+};
+
+export type DeleteV2CrawlByIdError = DeleteV2CrawlByIdErrors[keyof DeleteV2CrawlByIdErrors];
+
+export type DeleteV2CrawlByIdResponses = {
+    /**
+     * The status after cancelling
+     */
+    200: {
+        success: true;
+        status: 'scraping' | 'completed' | 'failed' | 'cancelled';
+    };
+};
+
+export type DeleteV2CrawlByIdResponse = DeleteV2CrawlByIdResponses[keyof DeleteV2CrawlByIdResponses];
+
+export type GetV2CrawlByIdData = {
+    body?: never;
+    path: {
+        id: string;
+    };
+    query?: {
+        /**
+         * Results already read (from `next`)
+         */
+        skip?: number | null;
+        /**
+         * Results at most (cut to 100)
+         */
+        limit?: number;
+    };
+    url: '/v2/crawl/{id}';
+};
+
+export type GetV2CrawlByIdErrors = {
+    /**
+     * The body does not fit (VALIDATION_ERROR, with details), a format or option this server does not support, or a URL the egress policy refuses
+     */
+    400: FirecrawlError;
+    /**
+     * Missing or invalid API key
+     */
+    401: FirecrawlError;
+    /**
+     * INSUFFICIENT_CREDITS
+     */
+    402: FirecrawlError;
+    /**
+     * No crawl or batch of yours has this id (NOT_FOUND)
+     */
+    404: FirecrawlError;
+    /**
+     * TARGET_TIMEOUT: the page did not answer in time; PROVIDER_TIMEOUT: the model server of a json format did not
+     */
+    408: FirecrawlError;
+    /**
+     * RATE_LIMIT_EXCEEDED or CONCURRENCY_LIMIT_EXCEEDED (with Retry-After)
+     */
+    429: FirecrawlError;
+    /**
+     * The page could not be loaded or read (TARGET_UNREACHABLE, TARGET_CRASHED), the model answered no JSON (AI_INVALID_JSON), every search provider failed (PROVIDER_ERROR)
+     */
+    500: FirecrawlError;
+    /**
+     * SERVICE_OVERLOADED (with Retry-After), SERVICE_UNAVAILABLE, PROVIDER_NOT_CONFIGURED
+     */
+    503: FirecrawlError;
+};
+
+export type GetV2CrawlByIdError = GetV2CrawlByIdErrors[keyof GetV2CrawlByIdErrors];
+
+export type GetV2CrawlByIdResponses = {
+    /**
+     * Status, counters and the documents after skip
+     */
+    200: FirecrawlJobStatus;
+};
+
+export type GetV2CrawlByIdResponse = GetV2CrawlByIdResponses[keyof GetV2CrawlByIdResponses];
+
+export type GetV2CrawlByIdErrorsData = {
+    body?: never;
+    path: {
+        id: string;
+    };
+    query?: never;
+    url: '/v2/crawl/{id}/errors';
+};
+
+export type GetV2CrawlByIdErrorsErrors = {
+    /**
+     * The body does not fit (VALIDATION_ERROR, with details), a format or option this server does not support, or a URL the egress policy refuses
+     */
+    400: FirecrawlError;
+    /**
+     * Missing or invalid API key
+     */
+    401: FirecrawlError;
+    /**
+     * INSUFFICIENT_CREDITS
+     */
+    402: FirecrawlError;
+    /**
+     * No crawl or batch of yours has this id (NOT_FOUND)
+     */
+    404: FirecrawlError;
+    /**
+     * TARGET_TIMEOUT: the page did not answer in time; PROVIDER_TIMEOUT: the model server of a json format did not
+     */
+    408: FirecrawlError;
+    /**
+     * RATE_LIMIT_EXCEEDED or CONCURRENCY_LIMIT_EXCEEDED (with Retry-After)
+     */
+    429: FirecrawlError;
+    /**
+     * The page could not be loaded or read (TARGET_UNREACHABLE, TARGET_CRASHED), the model answered no JSON (AI_INVALID_JSON), every search provider failed (PROVIDER_ERROR)
+     */
+    500: FirecrawlError;
+    /**
+     * SERVICE_OVERLOADED (with Retry-After), SERVICE_UNAVAILABLE, PROVIDER_NOT_CONFIGURED
+     */
+    503: FirecrawlError;
+};
+
+export type GetV2CrawlByIdErrorsError = GetV2CrawlByIdErrorsErrors[keyof GetV2CrawlByIdErrorsErrors];
+
+export type GetV2CrawlByIdErrorsResponses = {
+    /**
+     * Failed pages (at most 1000)
+     */
+    200: FirecrawlJobErrors;
+};
+
+export type GetV2CrawlByIdErrorsResponse = GetV2CrawlByIdErrorsResponses[keyof GetV2CrawlByIdErrorsResponses];
+
+export type DeleteV2BatchScrapeByIdData = {
+    body?: never;
+    path: {
+        id: string;
+    };
+    query?: never;
+    url: '/v2/batch/scrape/{id}';
+};
+
+export type DeleteV2BatchScrapeByIdErrors = {
+    /**
+     * The body does not fit (VALIDATION_ERROR, with details), a format or option this server does not support, or a URL the egress policy refuses
+     */
+    400: FirecrawlError;
+    /**
+     * Missing or invalid API key
+     */
+    401: FirecrawlError;
+    /**
+     * INSUFFICIENT_CREDITS
+     */
+    402: FirecrawlError;
+    /**
+     * No crawl or batch of yours has this id (NOT_FOUND)
+     */
+    404: FirecrawlError;
+    /**
+     * TARGET_TIMEOUT: the page did not answer in time; PROVIDER_TIMEOUT: the model server of a json format did not
+     */
+    408: FirecrawlError;
+    /**
+     * RATE_LIMIT_EXCEEDED or CONCURRENCY_LIMIT_EXCEEDED (with Retry-After)
+     */
+    429: FirecrawlError;
+    /**
+     * The page could not be loaded or read (TARGET_UNREACHABLE, TARGET_CRASHED), the model answered no JSON (AI_INVALID_JSON), every search provider failed (PROVIDER_ERROR)
+     */
+    500: FirecrawlError;
+    /**
+     * SERVICE_OVERLOADED (with Retry-After), SERVICE_UNAVAILABLE, PROVIDER_NOT_CONFIGURED
+     */
+    503: FirecrawlError;
+};
+
+export type DeleteV2BatchScrapeByIdError = DeleteV2BatchScrapeByIdErrors[keyof DeleteV2BatchScrapeByIdErrors];
+
+export type DeleteV2BatchScrapeByIdResponses = {
+    /**
+     * The status after cancelling
+     */
+    200: {
+        success: true;
+        status: 'scraping' | 'completed' | 'failed' | 'cancelled';
+    };
+};
+
+export type DeleteV2BatchScrapeByIdResponse = DeleteV2BatchScrapeByIdResponses[keyof DeleteV2BatchScrapeByIdResponses];
+
+export type GetV2BatchScrapeByIdData = {
+    body?: never;
+    path: {
+        id: string;
+    };
+    query?: {
+        /**
+         * Results already read (from `next`)
+         */
+        skip?: number | null;
+        /**
+         * Results at most (cut to 100)
+         */
+        limit?: number;
+    };
+    url: '/v2/batch/scrape/{id}';
+};
+
+export type GetV2BatchScrapeByIdErrors = {
+    /**
+     * The body does not fit (VALIDATION_ERROR, with details), a format or option this server does not support, or a URL the egress policy refuses
+     */
+    400: FirecrawlError;
+    /**
+     * Missing or invalid API key
+     */
+    401: FirecrawlError;
+    /**
+     * INSUFFICIENT_CREDITS
+     */
+    402: FirecrawlError;
+    /**
+     * No crawl or batch of yours has this id (NOT_FOUND)
+     */
+    404: FirecrawlError;
+    /**
+     * TARGET_TIMEOUT: the page did not answer in time; PROVIDER_TIMEOUT: the model server of a json format did not
+     */
+    408: FirecrawlError;
+    /**
+     * RATE_LIMIT_EXCEEDED or CONCURRENCY_LIMIT_EXCEEDED (with Retry-After)
+     */
+    429: FirecrawlError;
+    /**
+     * The page could not be loaded or read (TARGET_UNREACHABLE, TARGET_CRASHED), the model answered no JSON (AI_INVALID_JSON), every search provider failed (PROVIDER_ERROR)
+     */
+    500: FirecrawlError;
+    /**
+     * SERVICE_OVERLOADED (with Retry-After), SERVICE_UNAVAILABLE, PROVIDER_NOT_CONFIGURED
+     */
+    503: FirecrawlError;
+};
+
+export type GetV2BatchScrapeByIdError = GetV2BatchScrapeByIdErrors[keyof GetV2BatchScrapeByIdErrors];
+
+export type GetV2BatchScrapeByIdResponses = {
+    /**
+     * Status, counters and the documents after skip
+     */
+    200: FirecrawlJobStatus;
+};
+
+export type GetV2BatchScrapeByIdResponse = GetV2BatchScrapeByIdResponses[keyof GetV2BatchScrapeByIdResponses];
+
+export type GetV2BatchScrapeByIdErrorsData = {
+    body?: never;
+    path: {
+        id: string;
+    };
+    query?: never;
+    url: '/v2/batch/scrape/{id}/errors';
+};
+
+export type GetV2BatchScrapeByIdErrorsErrors = {
+    /**
+     * The body does not fit (VALIDATION_ERROR, with details), a format or option this server does not support, or a URL the egress policy refuses
+     */
+    400: FirecrawlError;
+    /**
+     * Missing or invalid API key
+     */
+    401: FirecrawlError;
+    /**
+     * INSUFFICIENT_CREDITS
+     */
+    402: FirecrawlError;
+    /**
+     * No crawl or batch of yours has this id (NOT_FOUND)
+     */
+    404: FirecrawlError;
+    /**
+     * TARGET_TIMEOUT: the page did not answer in time; PROVIDER_TIMEOUT: the model server of a json format did not
+     */
+    408: FirecrawlError;
+    /**
+     * RATE_LIMIT_EXCEEDED or CONCURRENCY_LIMIT_EXCEEDED (with Retry-After)
+     */
+    429: FirecrawlError;
+    /**
+     * The page could not be loaded or read (TARGET_UNREACHABLE, TARGET_CRASHED), the model answered no JSON (AI_INVALID_JSON), every search provider failed (PROVIDER_ERROR)
+     */
+    500: FirecrawlError;
+    /**
+     * SERVICE_OVERLOADED (with Retry-After), SERVICE_UNAVAILABLE, PROVIDER_NOT_CONFIGURED
+     */
+    503: FirecrawlError;
+};
+
+export type GetV2BatchScrapeByIdErrorsError = GetV2BatchScrapeByIdErrorsErrors[keyof GetV2BatchScrapeByIdErrorsErrors];
+
+export type GetV2BatchScrapeByIdErrorsResponses = {
+    /**
+     * Failed pages (at most 1000)
+     */
+    200: FirecrawlJobErrors;
+};
+
+export type GetV2BatchScrapeByIdErrorsResponse = GetV2BatchScrapeByIdErrorsResponses[keyof GetV2BatchScrapeByIdErrorsResponses];
