@@ -18,7 +18,9 @@ import {
   isNamedHeaderOnly,
   isViewportLayer,
 } from './class-signals.js';
+import { isCodeLanguageLabel } from './code-blocks.js';
 import { isItemList } from './item-lists.js';
+import { isNavigationAboveHeadline, isPager } from './page-navigation.js';
 import { BLOCK_TAGS } from './markdown.js';
 import { type ElementStats, linkDensity, type StatsMap } from './measure.js';
 import { commentHeading, commentWidget, isRecommendationHeading, isReviewHeading, recommendationWidget } from './recommendations.js';
@@ -47,6 +49,8 @@ export interface PruneOptions {
   articleBody: boolean;
   /** With `articleBody`: the headline goes too (it is the title, not the body). */
   dropHeadline?: boolean;
+  /** The page's headline (`headline.ts`): blocks of links above it are navigation. */
+  headline?: Element;
   /** With `articleBody`: headings that are one link (teasers of other articles) go too. */
   dropTeasers?: boolean;
   /** For debugging: filled with the rule that pruned each element. */
@@ -350,6 +354,9 @@ function boilerplateRule(element: Element, own: ElementStats, stats: StatsMap, o
   const threadRule = options.threadPage ? threadFurnitureRule(element, own, options.articleBody) : undefined;
   if (threadRule) return threadRule;
   if (isAdLabel(element, own)) return AD_LABEL_RULE;
+  if (isCodeLanguageLabel(element, own)) return 'code language label';
+  if (isPager(element, own)) return 'pager';
+  if (isNavigationAboveHeadline(element, own, options.headline)) return 'navigation above the headline';
   // Site chrome by name on a page with little else (a sign-up box in the footer of an empty shell)
   // is still chrome; only one holding the headline is the page.
   const shellChrome = options.includesChrome && area.nonLink < SHELL_PAGE && own.text < SMALL_CHROME;

@@ -1,4 +1,4 @@
-import { hasMemberRankName } from './class-signals.js';
+import { hasControlName, hasMemberRankName } from './class-signals.js';
 import type { ElementStats } from './measure.js';
 import { oneLine } from './text.js';
 
@@ -46,6 +46,23 @@ const THREAD_STATUS_WORDS = /^(?:not open for further replies|this (?:thread|top
 /** Longer than this, an element is more than a count, a button or a status: its text is not read. */
 const MAX_STATUS = 150;
 
+/** Longer than this, a box with a button is more than the site's call to act. */
+const MAX_CALL_TO_ACTION = 150;
+const CALL_TO_ACTION = 'call to action';
+const CALL_TO_ACTION_BOXES = new Set(['div', 'section', 'aside']);
+
+/**
+ * The site's call to act set between a thread's posts ("Start asking to get answers / Find the
+ * answer to your question by asking. / Ask question"): a short box of lines whose only links are
+ * styled as buttons. A post has its author's name (a link), an avatar or badges, a date or buttons.
+ */
+function isCallToAction(element: Element, own: ElementStats): boolean {
+  if (own.text > MAX_CALL_TO_ACTION || own.elements < 3 || !CALL_TO_ACTION_BOXES.has(element.localName)) return false;
+  if (element.querySelector('img, button, time') !== null) return false;
+  const links = Array.from(element.getElementsByTagName('a'));
+  return links.length > 0 && links.every((link) => link.hasAttribute('href') && hasControlName(link));
+}
+
 /**
  * The rule (named for debugging) by which `element` is a thread's furniture, or undefined.
  * `postFurniturePass`: the pass that drops the posts' furniture (user cards, dates), which looks
@@ -58,6 +75,7 @@ export function threadFurnitureRule(element: Element, own: ElementStats, postFur
     if (isLoneCount(element, own, text)) return POST_COUNT;
     if (isPostAction(element, own, text)) return POST_ACTION_RULE;
     if (THREAD_STATUS_WORDS.test(text)) return THREAD_STATUS;
+    if (isCallToAction(element, own)) return CALL_TO_ACTION;
   }
   if (postFurniturePass && own.text <= MAX_RANK && hasMemberRankName(element)) return MEMBER_RANK;
   return undefined;
