@@ -18,20 +18,20 @@ describe('the page\'s headline', () => {
     expect(md).not.toContain('Nina Pineda');
   });
 
-  it('starts a Q&A page\'s markdown when the question\'s title stands outside role=main', async () => {
-    const head = '<title>Catering for the first time: how should I prepare? - Seasoned Advice</title>' +
-      '<script type="application/ld+json">{"@type":"QAPage"}</script>';
+  it('is not a logo\'s h1 that the title does not name: links above the content\'s heading stay', async () => {
     const body =
-      '<div id="content"><div id="question-header"><h1><a href="/questions/1/catering">Catering for the first time: how should I prepare?</a></h1></div>' +
-      `<div id="mainbar" role="main"><div class="question"><p>${PROSE}</p></div><div class="answer"><p>${PROSE}</p></div></div></div>`;
-    const md = await markdownOf(body, { url: 'https://cooking.example.com/questions/1/catering' }, head);
-    expect(md.split('\n')[0]).toMatch(/^# .*Catering for the first time: how should I prepare\?/);
+      `<div><h1>Acme</h1><p>Part of <a href="/reports">our reports</a> and <a href="/archive">the archive</a></p></div>` +
+      `<div><h2>Quarterly report</h2><p>${PROSE}</p><p>${PROSE}</p></div>`;
+    const md = await markdownOf(body, { url: 'https://acme.example.com/report', onlyMainContent: false }, '<title>Quarterly report for the third quarter | Docs</title>');
+    expect(md).toContain('Part of [our reports]');
   });
 
-  it('is not a logo\'s h1 that the title does not name', async () => {
-    const body = `<h1>Acme</h1><main><h2>Quarterly report</h2><p>${PROSE}</p><p>${PROSE}</p></main>`;
-    const md = await markdownOf(body, { url: 'https://acme.example.com/report' }, '<title>Quarterly report for the third quarter</title>');
-    expect(md).not.toContain('Acme');
-    expect(md.startsWith('## Quarterly report')).toBe(true);
+  it('is a shorter h1 wholly in the title: links above it go', async () => {
+    const body =
+      `<div><p>Part of <a href="/reports">our reports</a> and <a href="/archive">the archive</a></p></div>` +
+      `<div><h1>Quarterly report</h1><p>${PROSE}</p><p>${PROSE}</p></div>`;
+    const md = await markdownOf(body, { url: 'https://acme.example.com/report' }, '<title>Quarterly report | Docs</title>');
+    expect(md).not.toContain('our reports');
+    expect(md).toContain('# Quarterly report');
   });
 });

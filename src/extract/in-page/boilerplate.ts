@@ -18,7 +18,6 @@ import {
   isNamedHeaderOnly,
   isViewportLayer,
 } from './class-signals.js';
-import { isCodeLanguageLabel } from './code-blocks.js';
 import { isItemList } from './item-lists.js';
 import { isNavigationAboveHeadline, isPager } from './page-navigation.js';
 import { BLOCK_TAGS } from './markdown.js';
@@ -354,7 +353,6 @@ function boilerplateRule(element: Element, own: ElementStats, stats: StatsMap, o
   const threadRule = options.threadPage ? threadFurnitureRule(element, own, options.articleBody) : undefined;
   if (threadRule) return threadRule;
   if (isAdLabel(element, own)) return AD_LABEL_RULE;
-  if (isCodeLanguageLabel(element, own)) return 'code language label';
   if (isPager(element, own)) return 'pager';
   if (isNavigationAboveHeadline(element, own, options.headline)) return 'navigation above the headline';
   // Site chrome by name on a page with little else (a sign-up box in the footer of an empty shell)

@@ -1,10 +1,9 @@
-import { isWrittenInPlace } from './headline.js';
 import { findMainContent } from './main-content.js';
 import { type MarkdownContext, toMarkdown } from './markdown.js';
 import { readMetadata } from './metadata.js';
 import { collapseWhitespace, countWords, countWordsUpTo, escapeInline, lowerCaseWords, markdownText } from './text.js';
 import { plainMarkdown } from './plain-markdown.js';
-import { postsAfterTheFirst } from './thread-posts.js';
+import { isWrittenInPlace, postsAfterTheFirst } from './thread-posts.js';
 import { documentBase } from './urls.js';
 import { createVisibilityFilter, isKept } from './visibility.js';
 import {
@@ -121,9 +120,7 @@ function extract(options: PageExtractOptions, showHidden: boolean, body: Element
   if (main.pageType === 'forum') {
     context.ruleBefore = postsAfterTheFirst(main.roots, (element) => main.stats.has(element) && isWrittenInPlace(element, main.roots, main.pruned));
   }
-  // The headline first when the content's roots leave it out (see headline.ts).
-  const roots = main.headline ? [main.headline, ...main.roots] : main.roots;
-  return withStructuredDescription(step('markdown', () => toMarkdown(roots, context)), main.productDescription);
+  return withStructuredDescription(step('markdown', () => toMarkdown(main.roots, context)), main.productDescription);
 }
 
 /** Words of `markdown` as a reader sees them, counted up to `limit` only. */

@@ -1,7 +1,7 @@
 import { discountPruned, isContentHeader, nonLinkText, type PruneOptions, pruneBoilerplate } from './boilerplate.js';
 import { classWeight, hasArticleMetaName, hasBoilerplateName, hasBoilerplateRole, hasChromeName, hasCommentName, hasContentName, HEADING_SELECTOR, isChromeElement, isHeading } from './class-signals.js';
 import { repeatedCardButtons } from './card-buttons.js';
-import { findHeadline, isTitle, isWrittenInPlace, pageTitleWords } from './headline.js';
+import { findHeadline, isTitle, pageTitleWords } from './headline.js';
 import { isItemList, isTeaserList, itemListShare, teaserShare } from './item-lists.js';
 import { type ElementStats, linkDensity, liveElements, measure, type StatsMap } from './measure.js';
 import { detectPageType, type PageType, readStructuredData, type StructuredData } from './page-type.js';
@@ -23,8 +23,6 @@ export interface MainContent {
   pageType: PageType;
   /** Product description from structured data when the page body does not show it. */
   productDescription: string;
-  /** The page's headline when the roots do not write it where it stands: written first. */
-  headline?: Element;
   /** Narrowed to an article body inside the main area. */
   narrowed: boolean;
   stats: StatsMap;
@@ -406,24 +404,14 @@ export function findMainContent(body: Element, keep: (element: Element) => boole
     if (pageType === 'forum' || pageType === 'product') step('post furniture', () => pruneArticleBody([area], stats, areaOptions, pruned));
     const beside = area !== body && BESIDE_TYPES.has(pageType) ? step('prose beside', () => proseBesideArea(area, body, stats)) : [];
     if (beside.length > 0) step('boilerplate beside', () => discountPruned(pruneBoilerplate(beside, stats, { ...areaOptions, includesChrome: true }, pruned), stats));
-    const roots = [area, ...beside];
-    return { roots, pruned, pageType, productDescription: description, narrowed: false, stats, ...headlineOutside(headline, roots, pruned, pageType) };
+    return { roots: [area, ...beside], pruned, pageType, productDescription: description, narrowed: false, stats };
   }
   // A body that is a list of teasers is made of the headlines, bylines and dates an article body
   // sheds. (Articles are left out: their bodies hold lists that look like teasers, reading lists.)
   if (pageType === 'article' || !isTeaserBody(roots, stats)) {
     step('article body', () => pruneArticleBody(roots, stats, { ...areaOptions, dropHeadline: pageType === 'article', dropTeasers: pageType === 'article' }, pruned));
   }
-  return { roots, pruned, pageType, productDescription: description, narrowed: true, stats, ...headlineOutside(headline, roots, pruned, pageType) };
-}
-
-/**
- * The headline goes first when the roots leave it out, except on articles: an article's
- * headline is its title, not its body (the extraction-dev truth holds none; writing it cost 0.011 F1
- * there, issue 30). The title is in the metadata.
- */
-function headlineOutside(headline: Element | undefined, roots: Element[], pruned: Set<Element>, pageType: PageType): { headline?: Element } {
-  return headline && pageType !== 'article' && !isWrittenInPlace(headline, roots, pruned) ? { headline } : {};
+  return { roots, pruned, pageType, productDescription: description, narrowed: true, stats };
 }
 
 function productDescription(pageType: PageType, data: StructuredData): string {

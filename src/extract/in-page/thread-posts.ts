@@ -33,3 +33,13 @@ export function postsAfterTheFirst(roots: Element[], isWritten: (element: Elemen
   }
   return new Set(posts.slice(1));
 }
+
+/** Whether the markdown of `roots` writes `element` where it stands: inside a root, neither it nor a box around it pruned. */
+export function isWrittenInPlace(element: Element, roots: Element[], pruned: Set<Element>): boolean {
+  const root = roots.find((candidate) => candidate.contains(element));
+  if (!root) return false;
+  for (let current: Element | null = element; current && current !== root; current = current.parentElement) {
+    if (pruned.has(current)) return false;
+  }
+  return !pruned.has(root);
+}
