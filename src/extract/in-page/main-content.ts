@@ -1,4 +1,5 @@
-import { discountPruned, isContentHeader, nonLinkText, type PruneOptions, pruneBoilerplate } from './boilerplate.js';
+import { isContentHeader, nonLinkText, type PruneOptions } from './boilerplate.js';
+import { discountPruned, pruneBoilerplate } from './prune.js';
 import { classWeight, hasArticleMetaName, hasBoilerplateName, hasBoilerplateRole, hasChromeName, hasCommentName, hasContentName, HEADING_SELECTOR, isChromeElement, isHeading } from './class-signals.js';
 import { repeatedCardButtons } from './card-buttons.js';
 import { findHeadline, isTitle, pageTitleWords } from './headline.js';

@@ -1,4 +1,5 @@
 import { codeLanguage } from './code-blocks.js';
+import { BLOCK_TAGS } from './html-blocks.js';
 import { HARD_BREAK, InlineRun } from './inline-run.js';
 import { serializeTable } from './markdown-table.js';
 import { collapseWhitespace, escapeInline, escapeLineStart } from './text.js';
@@ -28,13 +29,6 @@ export interface MarkdownContext {
 
 /** Only blocks this long count as copies: a short line (a label, a meal) may repeat on purpose. */
 const REPEAT_MIN_CHARS = 240;
-
-export const BLOCK_TAGS = new Set([
-  'address', 'article', 'aside', 'blockquote', 'body', 'center', 'dd', 'details', 'dialog', 'dir', 'div', 'dl', 'dt',
-  'fieldset', 'figcaption', 'figure', 'footer', 'form', 'h1', 'h2', 'h3', 'h4', 'h5', 'h6', 'header', 'hgroup',
-  'hr', 'li', 'main', 'menu', 'nav', 'ol', 'p', 'pre', 'search', 'section', 'summary', 'table', 'tbody', 'td',
-  'tfoot', 'th', 'thead', 'tr', 'ul', 'caption', 'legend', 'listing', 'xmp', 'plaintext',
-]);
 
 const BLOCK_SELECTOR = [...BLOCK_TAGS].join(',');
 
