@@ -9,12 +9,15 @@ import { countWords } from './text.js';
 
 /** A pager's links: where they go, not what is there. */
 const PAGER_LINK = /^(?:[«‹←<]\s*)?(?:prev(?:ious)?|next|up|home|back|top)(?:\s*(?:page|post|topic|chapter))?(?:\s*[»›→>])?$/i;
+const PREV_OR_NEXT = /prev|next/i;
 /** Longer than this, a block holds more than a pager (titles of the pages beside it at most). */
 const MAX_PAGER = 300;
 
 /** A block whose links are a pager's: "Prev" or "Next" and another of its words, in 300 characters or less. */
 export function isPager(element: Element, own: ElementStats): boolean {
   if (own.text > MAX_PAGER || own.linkText === 0 || own.elements < 2) return false;
+  // Most short boxes with links say neither word: one native read of the text spares the walk.
+  if (!PREV_OR_NEXT.test(element.textContent ?? '')) return false;
   let pagerLinks = 0;
   let prevOrNext = false;
   const links = element.getElementsByTagName('a');
@@ -22,7 +25,7 @@ export function isPager(element: Element, own: ElementStats): boolean {
     const text = (links[index]?.textContent ?? '').trim();
     if (!PAGER_LINK.test(text)) continue;
     pagerLinks++;
-    prevOrNext ||= /prev|next/i.test(text);
+    prevOrNext ||= PREV_OR_NEXT.test(text);
   }
   return pagerLinks >= 2 && prevOrNext;
 }
