@@ -16,20 +16,15 @@ import {
   isChromeElement,
   isHeading,
   isNamedHeaderOnly,
-  isViewportLayer,
 } from './class-signals.js';
 import { isItemList } from './item-lists.js';
-import { BLOCK_TAGS } from './markdown.js';
 import { type ElementStats, linkDensity, type StatsMap } from './measure.js';
-import { commentHeading, commentWidget, isRecommendationHeading, isReviewHeading, recommendationWidget } from './recommendations.js';
-import { hasLetterOrDigit, lowerCaseLetterRuns, oneLine } from './text.js';
-import { threadFurniturePruned, threadFurnitureRule } from './thread-furniture.js';
-import { checkBudget } from './work-budget.js';
+import { lowerCaseLetterRuns, oneLine } from './text.js';
 
 /**
- * Boilerplate inside a chosen area, decided top-down so that a pruned element's descendants are
- * never looked at. Every rule is guarded by size: an element holding a large share of the area's
- * non-link text is never boilerplate, whatever its name says.
+ * What boilerplate looks like: the predicates the rule table (`boilerplate-rules.ts`) is made of,
+ * and the options that say what kind of page and pass they are asked on. The walk that applies
+ * the table is `prune.ts`.
  */
 
 export interface PruneOptions {
@@ -47,6 +42,8 @@ export interface PruneOptions {
   articleBody: boolean;
   /** With `articleBody`: the headline goes too (it is the title, not the body). */
   dropHeadline?: boolean;
+  /** The page's headline (`headline.ts`): blocks of links above it are navigation. */
+  headline?: Element;
   /** With `articleBody`: headings that are one link (teasers of other articles) go too. */
   dropTeasers?: boolean;
   /** For debugging: filled with the rule that pruned each element. */
@@ -126,7 +123,7 @@ function isMenuTree(element: Element, own: ElementStats): boolean {
 }
 
 /** Chrome by tag or role: reliable markup, pruned at any size unless it wraps the content. */
-function isMarkedChrome(element: Element, options: PruneOptions): boolean {
+export function isMarkedChrome(element: Element, options: PruneOptions): boolean {
   if (!isChromeElement(element)) return false;
   const name = element.localName;
   if (name === 'header' || name === 'footer') return options.includesChrome || options.articleBody;
@@ -138,7 +135,7 @@ function isMarkedChrome(element: Element, options: PruneOptions): boolean {
 }
 
 /** Modal dialogs: shown over the page on demand, never its content. */
-function isOverlay(element: Element): boolean {
+export function isOverlay(element: Element): boolean {
   const role = element.getAttribute('role');
   if (element.localName === 'dialog' || role === 'dialog' || role === 'alertdialog') return true;
   return element.getAttribute('aria-modal') === 'true';
@@ -148,7 +145,7 @@ function isOverlay(element: Element): boolean {
  * The header or footer of a card or section (a title, a byline), not the page's link bars. A
  * heading that is a link (to the section's own page) is a title, not a link bar.
  */
-function isComponentPart(element: Element, own: ElementStats, stats: StatsMap): boolean {
+export function isComponentPart(element: Element, own: ElementStats, stats: StatsMap): boolean {
   if (!hasComponentPartName(element)) return false;
   if (linkDensity(own) < 0.3) return true;
   let headingLinks = 0;
@@ -179,7 +176,7 @@ function isProseBox(own: ElementStats): boolean {
 const CONTENT_PART_BOX = 200;
 
 /** Chrome or boilerplate by class or id: names are noisier than markup, so prose protects. */
-function isNamedBoilerplate(element: Element, own: ElementStats, stats: StatsMap, options: PruneOptions): boolean {
+export function isNamedBoilerplate(element: Element, own: ElementStats, stats: StatsMap, options: PruneOptions): boolean {
   // A product's details in a drawer ("product-details-modal") are the product's, opened by a click.
   if (hasOverlayName(element)) return !(options.productPage && hasProductDetailName(element));
   // "cPostShareMenu", "post-share": a short part of the content named as boilerplate, chrome word or
@@ -202,7 +199,7 @@ function isControl(element: Element, own: ElementStats): boolean {
 const TEXT_BLOCKS = new Set(['blockquote', 'pre', 'table']);
 
 /** Boilerplate whatever prose it holds, when it is a small part of the area. */
-function isPlainBoilerplate(element: Element, own: ElementStats, stats: StatsMap, options: PruneOptions, area: AreaSize): boolean {
+export function isPlainBoilerplate(element: Element, own: ElementStats, stats: StatsMap, options: PruneOptions, area: AreaSize): boolean {
   if (hasBoilerplateRole(element) || element.localName === 'form' || isControl(element, own) || isSiteLinkBar(element, own) || isMenuTree(element, own)) return true;
   if (!options.keepComments && hasCommentName(element)) return true;
   if (options.productPage && (hasProductExtraName(element) || isItemList(element, stats))) return true;
@@ -223,7 +220,7 @@ function isPlainBoilerplate(element: Element, own: ElementStats, stats: StatsMap
  * Readers' comments under an article, however long they run (they often outgrow the article).
  * A container that holds the headline is the page itself, whatever its name.
  */
-function isCommentSection(element: Element, options: PruneOptions): boolean {
+export function isCommentSection(element: Element, options: PruneOptions): boolean {
   if (options.keepComments || !hasCommentName(element)) return false;
   if (element.localName === 'article' || element.localName === 'main') return false;
   return element.querySelector('h1') === null;
@@ -251,7 +248,7 @@ const NOTICE_TAGS = new Set(['div', 'section', 'aside', 'dialog', 'form', 'foote
  * to our Privacy Policy, including cookie policy") or a sign-in prompt, however it is named: the
  * outermost short box whose words say so.
  */
-function isSiteNotice(element: Element, own: ElementStats, stats: StatsMap, area: AreaSize): boolean {
+export function isSiteNotice(element: Element, own: ElementStats, stats: StatsMap, area: AreaSize): boolean {
   if (own.text < 20 || own.text > MAX_NOTICE || own.text > area.text * 0.5 || !NOTICE_TAGS.has(element.localName)) return false;
   const parent = element.parentElement;
   if (parent && (stats.get(parent)?.text ?? 0) <= MAX_NOTICE && NOTICE_TAGS.has(parent.localName)) return false;
@@ -270,201 +267,29 @@ const MAX_DISCLOSURE = 300;
  * commission from some of the products featured on this page"): the site speaking of itself, in a
  * short block.
  */
-function isAffiliateDisclosure(element: Element, own: ElementStats): boolean {
+export function isAffiliateDisclosure(element: Element, own: ElementStats): boolean {
   if (own.text > MAX_DISCLOSURE || isHeading(element)) return false;
   const text = element.textContent ?? '';
   return AFFILIATE_WORDS.test(text) && (SITE_VOICE.test(text) || /\b(?:this (?:post|page|article)|disclosure)\b/i.test(text));
 }
 
-/** Chrome by name this short is a box (sign-up, links), not a page section. */
-const SMALL_CHROME = 500;
-/** A page with less non-link text than this is a shell: its chrome outweighs what content it has. */
-const SHELL_PAGE = 2000;
-
-interface AreaSize {
+/** The size of the area a pass prunes in: all its text, and its text outside links. */
+export interface AreaSize {
   text: number;
   nonLink: number;
 }
 
 /** The words that mark an ad wherever it stands: the disclosure a publisher or a shop must show. */
 const AD_LABEL = /^(?:sponsored|advertisement|ad|skip advertisement)$/i;
-const AD_LABEL_RULE = 'ad label';
+/** Longer than this, an element is more than an ad's label. */
+const MAX_AD_LABEL = 20;
 
 /** An element whose whole text is an ad's disclosure ("Sponsored", "Advertisement"): never a sentence of the text. */
-function isAdLabel(element: Element, own: ElementStats): boolean {
-  return own.text <= 20 && AD_LABEL.test((element.textContent ?? '').trim());
+export function isAdLabel(element: Element, own: ElementStats): boolean {
+  return own.text <= MAX_AD_LABEL && AD_LABEL.test((element.textContent ?? '').trim());
 }
 
-/** Longer than this, a box holding an ad label is more than the ad's card. */
-const MAX_AD_CARD = 200;
-
-/**
- * On a product page the ad is a card of another product (a picture, a name, a price, "Sponsored"):
- * the outermost short box around the label, short of the product's own head (the h1).
- */
-function adCard(label: Element, stats: StatsMap, stop: Element): Element {
-  let current = label;
-  for (let parent = label.parentElement; parent && parent !== stop; parent = parent.parentElement) {
-    if ((stats.get(parent)?.text ?? 0) > MAX_AD_CARD || parent.querySelector('h1') !== null) break;
-    current = parent;
-  }
-  return current;
-}
-
-/** The rule that prunes a card's review score: the one rule whose element goes alone (see `prunedFor`). */
-const REVIEW_SCORE = 'review score';
-
-/**
- * What goes when `rule` matched `element`: a card's score alone (the rest of the card is the
- * card, not a label left without its widget); an ad's label alone, or on a product page with the
- * sponsored product's card; a thread's furniture as `threadFurniturePruned` says; otherwise the
- * element with any container it leaves empty.
- */
-function prunedFor(rule: string, element: Element, stats: StatsMap, root: Element, options: PruneOptions): Element {
-  if (rule === REVIEW_SCORE) return element;
-  if (rule === AD_LABEL_RULE) return options.productPage ? adCard(element, stats, root) : element;
-  return threadFurniturePruned(rule, element) ?? orphanContainer(element, stats, root);
-}
-
-/**
- * Customers' reviews on a shop's pages, at any size: on a product page they can outrun its own
- * description many times over; on a listing they are each card's score and review count.
- */
-function reviewRule(element: Element, options: PruneOptions): string | undefined {
-  if (!options.dropReviews || !hasCustomerReviewName(element) || element.querySelector('h1') !== null) return undefined;
-  return options.productPage ? 'customer reviews' : REVIEW_SCORE;
-}
-
-/** The rule that prunes an element (named for debugging), or undefined. */
-function boilerplateRule(element: Element, own: ElementStats, stats: StatsMap, options: PruneOptions, area: AreaSize): string | undefined {
-  const wrapsContent = nonLinkText(own) >= area.nonLink * 0.5 && own.maxProse >= 200;
-  if (isMarkedChrome(element, options)) return wrapsContent ? undefined : 'marked chrome';
-  // A consent or sign-up dialog can outweigh a page of link cards; only one holding the headline
-  // is the page itself.
-  if (isOverlay(element)) return !wrapsContent || element.querySelector('h1') === null ? 'overlay' : undefined;
-  // Some apps scroll their whole page in a viewport layer: one that wraps the content stays.
-  if (isViewportLayer(element) && !wrapsContent) return 'viewport layer';
-  if (isCommentSection(element, options)) return 'comment section';
-  if (isSiteNotice(element, own, stats, area)) return 'site notice';
-  if (isAffiliateDisclosure(element, own)) return 'affiliate disclosure';
-  const threadRule = options.threadPage ? threadFurnitureRule(element, own, options.articleBody) : undefined;
-  if (threadRule) return threadRule;
-  if (isAdLabel(element, own)) return AD_LABEL_RULE;
-  // Site chrome by name on a page with little else (a sign-up box in the footer of an empty shell)
-  // is still chrome; only one holding the headline is the page.
-  const shellChrome = options.includesChrome && area.nonLink < SHELL_PAGE && own.text < SMALL_CHROME;
-  if (shellChrome && hasChromeName(element) && !isComponentPart(element, own, stats) && !hasContentName(element) && element.querySelector('h1') === null) return 'chrome on a shell page';
-  const reviews = reviewRule(element, options);
-  if (reviews) return reviews;
-  const small = nonLinkText(own) < area.nonLink * 0.25 || own.text < 120;
-  if (!small) return undefined;
-  if (isNamedBoilerplate(element, own, stats, options)) return own.maxProse < 400 ? 'named boilerplate' : undefined;
-  return isPlainBoilerplate(element, own, stats, options, area) ? 'plain boilerplate' : undefined;
-}
-
-/**
- * A heading or label left alone once its list or widget is pruned ("You may also like") goes
- * with it: climb while the parent holds little besides the pruned part.
- */
-function orphanContainer(element: Element, stats: StatsMap, stop: Element): Element {
-  let current = element;
-  const pruned = stats.get(element)?.text ?? 0;
-  for (let parent = current.parentElement; parent && parent !== stop; parent = parent.parentElement) {
-    const rest = (stats.get(parent)?.text ?? 0) - pruned;
-    if (rest > 80 || rest > pruned) break;
-    current = parent;
-  }
-  return current;
-}
-
-/** A link or emphasis inside a sentence is part of that sentence, whatever its class says. */
-function isInlineInText(element: Element): boolean {
-  if (BLOCK_TAGS.has(element.localName)) return false;
-  const parent = element.parentElement;
-  if (!parent) return false;
-  // Asked for every inline child of a parent: the parent's own text is scanned once.
-  let hasWords = parentHasWords.get(parent);
-  if (hasWords === undefined) {
-    hasWords = false;
-    for (let node = parent.firstChild; node && !hasWords; node = node.nextSibling) {
-      hasWords = node.nodeType === Node.TEXT_NODE && hasLetterOrDigit(node.nodeValue ?? '');
-    }
-    parentHasWords.set(parent, hasWords);
-  }
-  return hasWords;
-}
-
-const parentHasWords = new WeakMap<Element, boolean>();
-
-/**
- * A widget named by its heading ("Similar items", "Leave a reply") goes unless it is a large part
- * of the area. On a product page a recommendation goes at any size: other products are never the
- * product, however short its own text is (a marketplace listing of two lines above four carousels).
- * Undefined when `heading` names no widget.
- */
-function smallWidget(heading: Element, stats: StatsMap, root: Element, area: AreaSize, options: PruneOptions): Element[] | undefined {
-  const recommendation = isRecommendationHeading(heading, stats) || (options.dropReviews && isReviewHeading(heading, stats));
-  const comments = recommendation ? undefined : commentHeading(heading, stats, options.keepComments);
-  if (!recommendation && !comments) return undefined;
-  const widget = comments ? commentWidget(heading, comments, stats, root) : recommendationWidget(heading, stats, root, options.productPage);
-  if (recommendation && options.productPage) return widget;
-  const nonLink = widget.reduce((sum, element) => sum + nonLinkText(stats.get(element)), 0);
-  return nonLink < area.nonLink * 0.4 ? widget : [];
-}
-
-function withReason(element: Element, rule: string, cause: Element, options: PruneOptions): Element {
-  options.reasons?.set(element, `${rule} (${cause === element ? 'itself' : `${cause.localName}.${cause.getAttribute('class') ?? ''} inside`})`);
-  return element;
-}
-
-/**
- * Adds the boilerplate under `roots` to `pruned` (whose members are not looked into again) and
- * returns what it added.
- */
-export function pruneBoilerplate(roots: Element[], stats: StatsMap, options: PruneOptions, pruned: Set<Element>): Element[] {
-  const found: Element[] = [];
-  const area: AreaSize = {
-    text: roots.reduce((sum, root) => sum + (stats.get(root)?.text ?? 0), 0),
-    nonLink: roots.reduce((sum, root) => sum + nonLinkText(stats.get(root)), 0),
-  };
-  const visit = (element: Element, root: Element) => {
-    for (let child = element.firstElementChild; child; child = child.nextElementSibling) {
-      const own = stats.get(child);
-      if (!own || own.text === 0 || pruned.has(child)) continue;
-      checkBudget();
-      if (isInlineInText(child)) continue;
-      const rule = boilerplateRule(child, own, stats, options, area);
-      if (rule) found.push(withReason(prunedFor(rule, child, stats, root, options), rule, child, options));
-      else {
-        const widget = smallWidget(child, stats, root, area, options);
-        if (widget) for (const element of widget) found.push(withReason(element, 'widget heading', child, options));
-        else visit(child, root);
-      }
-    }
-  };
-  for (const root of roots) visit(root, root);
-  // Outermost only: an element goes when one of its ancestors was found too (a set walk up, not
-  // a comparison of every pair).
-  const foundSet = new Set(found);
-  const outermost = found.filter((element) => {
-    for (let parent = element.parentElement; parent; parent = parent.parentElement) if (foundSet.has(parent)) return false;
-    return true;
-  });
-  const unique = [...new Set(outermost)];
-  for (const element of unique) pruned.add(element);
-  return unique;
-}
-
-/** Subtracts pruned subtrees from their ancestors' totals (`sign` -1 adds them back). */
-export function discountPruned(pruned: Iterable<Element>, stats: StatsMap, sign = 1): void {
-  for (const element of pruned) {
-    const own = stats.get(element);
-    if (!own) continue;
-    for (let parent = element.parentElement; parent; parent = parent.parentElement) {
-      const totals = stats.get(parent);
-      if (!totals) break;
-      totals.text -= sign * own.text;
-      totals.linkText -= sign * own.linkText;
-    }
-  }
+/** Customers' reviews on a shop's pages, by name, short of a box holding the product's h1 (a title "--rating"). */
+export function isCustomerReviews(element: Element): boolean {
+  return hasCustomerReviewName(element) && element.querySelector('h1') === null;
 }

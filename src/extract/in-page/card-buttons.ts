@@ -1,5 +1,5 @@
 import { signature } from './item-lists.js';
-import { BLOCK_TAGS } from './markdown.js';
+import { BLOCK_TAGS } from './html-blocks.js';
 import { liveElements, type StatsMap } from './measure.js';
 import { oneLine } from './text.js';
 

@@ -3,6 +3,7 @@ import { type MarkdownContext, toMarkdown } from './markdown.js';
 import { readMetadata } from './metadata.js';
 import { collapseWhitespace, countWords, countWordsUpTo, escapeInline, lowerCaseWords, markdownText } from './text.js';
 import { plainMarkdown } from './plain-markdown.js';
+import { isWrittenInPlace, postsAfterTheFirst } from './thread-posts.js';
 import { documentBase } from './urls.js';
 import { createVisibilityFilter, isKept } from './visibility.js';
 import {
@@ -82,13 +83,18 @@ function words(text: string): string {
   return lowerCaseWords(text).join(' ');
 }
 
-/** A product description only present in structured data (rendered by scripts) goes first. */
+/**
+ * A product description only present in structured data (rendered by scripts) goes first, after
+ * the product's name when the markdown opens with it as a heading (the name, then what it is).
+ */
 function withStructuredDescription(markdown: string, description: string): string {
   const text = collapseWhitespace(description.replace(/<[^>]*>/g, ' ')).trim();
   if (countWords(text) < 40) return markdown;
   const opening = words(text).split(' ').slice(0, 8).join(' ');
   if (words(markdown).includes(opening)) return markdown;
-  return markdown ? `${escapeInline(text)}\n\n${markdown}` : escapeInline(text);
+  if (!markdown) return escapeInline(text);
+  const title = /^#{1,2} [^\n]*\n\n/.exec(markdown)?.[0] ?? '';
+  return `${title}${escapeInline(text)}\n\n${markdown.slice(title.length)}`;
 }
 
 /** Below this many words the visible page had no main content to speak of. */
@@ -110,6 +116,10 @@ function extract(options: PageExtractOptions, showHidden: boolean, body: Element
     keep: (element) => main.stats.has(element) && !main.pruned.has(element),
     written: new Map<string, Element>(),
   };
+  // A thread's posts, set apart (see thread-posts.ts).
+  if (main.pageType === 'forum') {
+    context.ruleBefore = postsAfterTheFirst(main.roots, (element) => main.stats.has(element) && isWrittenInPlace(element, main.roots, main.pruned));
+  }
   return withStructuredDescription(step('markdown', () => toMarkdown(main.roots, context)), main.productDescription);
 }
 

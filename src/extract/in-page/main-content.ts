@@ -1,6 +1,8 @@
-import { discountPruned, isContentHeader, nonLinkText, type PruneOptions, pruneBoilerplate } from './boilerplate.js';
+import { isContentHeader, nonLinkText, type PruneOptions } from './boilerplate.js';
+import { discountPruned, pruneBoilerplate } from './prune.js';
 import { classWeight, hasArticleMetaName, hasBoilerplateName, hasBoilerplateRole, hasChromeName, hasCommentName, hasContentName, HEADING_SELECTOR, isChromeElement, isHeading } from './class-signals.js';
 import { repeatedCardButtons } from './card-buttons.js';
+import { findHeadline, isTitle, pageTitleWords } from './headline.js';
 import { isItemList, isTeaserList, itemListShare, teaserShare } from './item-lists.js';
 import { type ElementStats, linkDensity, liveElements, measure, type StatsMap } from './measure.js';
 import { detectPageType, type PageType, readStructuredData, type StructuredData } from './page-type.js';
@@ -63,11 +65,6 @@ function mainArea(body: Element, stats: StatsMap): Element {
   return nonLinkText(stats.get(best)) >= 0.25 * pageText ? best : body;
 }
 
-/** Most of the headline's words are in the title (titles add the site name, entities vary). */
-function isTitle(headline: string[], title: Set<string>): boolean {
-  return headline.length >= 3 && headline.filter((word) => title.has(word)).length >= headline.length * 0.8;
-}
-
 /**
  * Pages that stack several articles (infinite scroll, aggregators) are about the one whose
  * headline is the page's title.
@@ -77,8 +74,7 @@ function titledArticle(area: Element, stats: StatsMap): Element | undefined {
     (element) => (stats.get(element)?.text ?? 0) > 200 && !element.parentElement?.closest('article, [itemtype*="Article"]'),
   );
   if (articles.length < 2) return undefined;
-  const ogTitle = document.querySelector('meta[property="og:title"]')?.getAttribute('content') ?? '';
-  const title = new Set(lowerCaseWords(`${ogTitle} ${document.title}`));
+  const title = pageTitleWords();
   return articles.find((article) => {
     const headline = article.querySelector('[itemprop="headline"], h1, h2');
     return isTitle(lowerCaseWords(headline?.textContent ?? ''), title);
@@ -379,6 +375,7 @@ export function findMainContent(body: Element, keep: (element: Element) => boole
   const area = step('main area', () => titledArticle(body, stats) ?? mainArea(body, stats));
   const pageType = step('page type', () => detectPageType(data, url, () => itemListShare(area, stats)));
   const pruned = new Set<Element>();
+  const headline = findHeadline(body, stats);
   const areaOptions: PruneOptions = {
     includesChrome: area === body,
     // On a Q&A page the question and its answers are the content; the remarks under each post are not.
@@ -387,6 +384,7 @@ export function findMainContent(body: Element, keep: (element: Element) => boole
     productPage: pageType === 'product',
     dropReviews: pageType === 'product' || pageType === 'listing',
     articleBody: false,
+    ...(headline ? { headline } : {}),
     ...(reasons ? { reasons } : {}),
   };
   step('boilerplate', () => discountPruned(pruneBoilerplate([area], stats, areaOptions, pruned), stats));

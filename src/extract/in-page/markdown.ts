@@ -1,3 +1,5 @@
+import { codeLanguage } from './code-blocks.js';
+import { BLOCK_TAGS } from './html-blocks.js';
 import { HARD_BREAK, InlineRun } from './inline-run.js';
 import { serializeTable } from './markdown-table.js';
 import { collapseWhitespace, escapeInline, escapeLineStart } from './text.js';
@@ -21,17 +23,12 @@ export interface MarkdownContext {
    * to the element that produced it.
    */
   written?: Map<string, Element>;
+  /** Elements set apart from what comes before them by a rule (`---`): the posts of a thread. */
+  ruleBefore?: ReadonlySet<Element>;
 }
 
 /** Only blocks this long count as copies: a short line (a label, a meal) may repeat on purpose. */
 const REPEAT_MIN_CHARS = 240;
-
-export const BLOCK_TAGS = new Set([
-  'address', 'article', 'aside', 'blockquote', 'body', 'center', 'dd', 'details', 'dialog', 'dir', 'div', 'dl', 'dt',
-  'fieldset', 'figcaption', 'figure', 'footer', 'form', 'h1', 'h2', 'h3', 'h4', 'h5', 'h6', 'header', 'hgroup',
-  'hr', 'li', 'main', 'menu', 'nav', 'ol', 'p', 'pre', 'search', 'section', 'summary', 'table', 'tbody', 'td',
-  'tfoot', 'th', 'thead', 'tr', 'ul', 'caption', 'legend', 'listing', 'xmp', 'plaintext',
-]);
 
 const BLOCK_SELECTOR = [...BLOCK_TAGS].join(',');
 
@@ -42,7 +39,32 @@ const BLOCK_SELECTOR = [...BLOCK_TAGS].join(',');
 export function toMarkdown(roots: Element[], context: MarkdownContext): string {
   const parts: string[] = [];
   for (const root of roots) parts.push(...elementBlocks(root, context));
-  return parts.filter((block, index) => !isRepeatedHeading(block, parts[index - 1])).join('\n\n');
+  if (parts[0] === '---') parts.shift();
+  return withoutRepeatedRuns(parts.filter((block, index) => !isRepeatedHeading(block, parts[index - 1]))).join('\n\n');
+}
+
+/** The longest run of blocks looked for twice in a row. */
+const MAX_REPEATED_RUN = 4;
+
+/**
+ * Two to four blocks written twice in a row are one part of the page set twice (a product's
+ * notice for two layouts, "final sale* / Final Sale items cannot be returned"), one hidden by the
+ * stylesheet: a reader sees them once. One paragraph said twice may be meant (a refrain, cells).
+ */
+function withoutRepeatedRuns(blocks: string[]): string[] {
+  const kept: string[] = [];
+  for (let index = 0; index < blocks.length; ) {
+    let skipped = 0;
+    for (let run = MAX_REPEATED_RUN; run >= 2 && skipped === 0; run--) {
+      if (kept.length < run || index + run > blocks.length) continue;
+      let same = true;
+      for (let offset = 0; offset < run && same; offset++) same = blocks[index + offset] === kept[kept.length - run + offset];
+      if (same) skipped = run;
+    }
+    if (skipped > 0) index += skipped;
+    else kept.push(blocks[index++] ?? '');
+  }
+  return kept;
 }
 
 /**
@@ -67,7 +89,8 @@ export function elementBlocks(element: Element, context: MarkdownContext): strin
   checkBudget();
   if (!context.keep(element)) return [];
   const blocks = tagBlocks(element, context);
-  return context.written && isCopy(element, joined(blocks), context) ? [] : blocks;
+  if (context.written && isCopy(element, joined(blocks), context)) return [];
+  return blocks.length > 0 && context.ruleBefore?.has(element) ? ['---', ...blocks] : blocks;
 }
 
 /**
@@ -243,20 +266,6 @@ function quote(element: Element, context: MarkdownContext): string {
     .split('\n')
     .map((line) => (line ? `> ${line}` : '>'))
     .join('\n');
-}
-
-const LANGUAGE_CLASS = /(?:^|\s)(?:language|lang|highlight-source|highlight|brush:?\s*|syntax)-([a-z0-9_+#.-]+)/i;
-
-function codeLanguage(element: Element): string {
-  const code = element.querySelector('code');
-  for (const candidate of [element, code, element.parentElement, element.parentElement?.parentElement]) {
-    if (!candidate) continue;
-    const fromData = candidate.getAttribute('data-lang') ?? candidate.getAttribute('data-language');
-    if (fromData && /^[\w+#.-]{1,30}$/.test(fromData)) return fromData.toLowerCase();
-    const match = LANGUAGE_CLASS.exec(candidate.getAttribute('class') ?? '');
-    if (match?.[1] && !/^(none|plain|text|nohighlight|plaintext)$/i.test(match[1])) return match[1].toLowerCase();
-  }
-  return '';
 }
 
 function codeText(element: Element): string {

@@ -1,4 +1,4 @@
-import { BLOCK_TAGS } from './markdown.js';
+import { BLOCK_TAGS } from './html-blocks.js';
 import { checkBudget, DomTooDeep, MAX_MAIN_CONTENT_DEPTH } from './work-budget.js';
 
 /**

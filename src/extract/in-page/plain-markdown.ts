@@ -1,4 +1,4 @@
-import { BLOCK_TAGS } from './markdown.js';
+import { BLOCK_TAGS } from './html-blocks.js';
 import { collapseWhitespace, escapeInline, escapeLineStart } from './text.js';
 import { absoluteUrl } from './urls.js';
 
