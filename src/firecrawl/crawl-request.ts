@@ -1,14 +1,11 @@
 import { z } from '@hono/zod-openapi';
-import { isValidPattern, mayBacktrackBadly, SLOW_PATTERN_MESSAGE } from '../jobs/crawl-urls.js';
+import { pathPatternList } from '../jobs/crawl-urls.js';
 import type { ScrapeSpec } from '../jobs/job-options.js';
 import { JOB_EVENTS, type JobEvent } from '../jobs/job-options.js';
 import type { CrawlRequest, WebhookRequest } from '../jobs/job.service.js';
 import { targetUrl } from '../web/page-options.js';
 import { type FirecrawlVersion, type ScrapeOptionsBody, scrapeOptionFields, toPluckScrape } from './scrape-request.js';
 
-/** Bound on one include/exclude pattern and on their number, as on Pluck's own job routes: they run against every discovered URL. */
-const MAX_PATTERN_LENGTH = 200;
-const MAX_PATTERNS = 20;
 /** URLs in one batch request, whatever the plan (the plan's pages per job bounds it further). */
 export const MAX_BATCH_URLS = 10_000;
 /** URLs a map answers at most: the answer is one JSON body. */
@@ -29,13 +26,7 @@ const notTrue = (name: string, why: string) => refusedUnless<boolean>((value) =>
 const ignored = z.unknown().optional().openapi({ description: 'Accepted and ignored' });
 
 // Patterns run against every URL a crawl finds: those that may backtrack for long are refused, as on /v1/jobs/crawl.
-const pattern = z
-  .string()
-  .min(1)
-  .max(MAX_PATTERN_LENGTH)
-  .refine(isValidPattern, 'Not a valid regular expression')
-  .refine((value) => !mayBacktrackBadly(value), SLOW_PATTERN_MESSAGE);
-const patterns = z.array(pattern).max(MAX_PATTERNS).optional();
+const patterns = pathPatternList.optional();
 
 const webhookSchema = z
   .union([

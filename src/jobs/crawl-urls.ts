@@ -1,4 +1,5 @@
 import { createHash } from 'node:crypto';
+import { z } from '@hono/zod-openapi';
 
 /** Longest URL a job keeps: longer ones are dropped at discovery (browsers cut near here too). */
 export const MAX_JOB_URL_LENGTH = 8192;
@@ -112,3 +113,19 @@ export function mayBacktrackBadly(pattern: string): boolean {
   }
   return false;
 }
+
+/** Bound on one include/exclude pattern and on their number: they run against every discovered URL. */
+const MAX_PATTERN_LENGTH = 200;
+const MAX_PATTERNS = 20;
+
+/** Include/exclude path patterns as every route that starts a crawl takes them (jobs, Firecrawl, MCP). */
+export const pathPatternList = z
+  .array(
+    z
+      .string()
+      .min(1)
+      .max(MAX_PATTERN_LENGTH)
+      .refine(isValidPattern, 'Not a valid regular expression')
+      .refine((value) => !mayBacktrackBadly(value), SLOW_PATTERN_MESSAGE),
+  )
+  .max(MAX_PATTERNS);

@@ -14,6 +14,7 @@ import { type JobRow, type JobStore, LeaseLost, type NewResult, type NewTask } f
 import { ALLOW_EVERYTHING, type RobotsRules } from './robots.js';
 import type { SiteDiscovery } from './site-discovery.js';
 import type { Semaphore } from './semaphore.js';
+import { pause } from './pause.js';
 
 /** Failures that may pass on their own: tried again, after a growing pause. */
 const TRANSIENT = new Set(['SERVICE_OVERLOADED', 'SERVICE_UNAVAILABLE', 'CONCURRENCY_LIMIT_EXCEEDED', 'TARGET_UNREACHABLE', 'TARGET_CRASHED']);
@@ -191,11 +192,11 @@ export class JobRun {
         // without spending a try, up to a page timeout.
         if (failure.code === 'CONCURRENCY_LIMIT_EXCEEDED' && Date.now() < waitForSlotsUntil) {
           attempt -= 1;
-          await sleep(SLOT_WAIT_MS * (0.5 + Math.random()), this.signal);
+          await pause(SLOT_WAIT_MS * (0.5 + Math.random()), this.signal);
           continue;
         }
         if (TRANSIENT.has(failure.code) && attempt < config.pageAttempts) {
-          await sleep(config.retryBaseMs * 2 ** (attempt - 1), this.signal);
+          await pause(config.retryBaseMs * 2 ** (attempt - 1), this.signal);
           continue;
         }
         if (failure.code === 'INTERNAL_ERROR') this.log.error({ err: error, url }, 'job page failed');
@@ -317,15 +318,5 @@ function withDeadline<T>(work: Promise<T>, signal: AbortSignal): Promise<T> {
     if (signal.aborted) onAbort();
     signal.addEventListener('abort', onAbort, { once: true });
     work.then(resolve, reject).finally(() => signal.removeEventListener('abort', onAbort));
-  });
-}
-
-function sleep(ms: number, signal: AbortSignal): Promise<void> {
-  return new Promise((resolve) => {
-    const timer = setTimeout(resolve, ms);
-    signal.addEventListener('abort', () => {
-      clearTimeout(timer);
-      resolve();
-    }, { once: true });
   });
 }

@@ -5,13 +5,10 @@ import { authedErrors, bearerSecurity, createRouter, envelope, errorResponse, js
 import type { RouteDeps } from '../http/route-deps.js';
 import { pageFormatSchema, toOutputRequest } from '../web/page-formats.routes.js';
 import { pageFields, targetUrl, textSelectionFields, viewportSchema } from '../web/page-options.js';
-import { isValidPattern, mayBacktrackBadly, SLOW_PATTERN_MESSAGE } from './crawl-urls.js';
+import { pathPatternList } from './crawl-urls.js';
 import { JOB_EVENTS, type CrawlSpec, type JobEvent, type ScrapeSpec } from './job-options.js';
 import type { CrawlRequest } from './job.service.js';
 
-/** Bound on one include/exclude pattern and on their number: they run against every discovered URL. */
-const MAX_PATTERN_LENGTH = 200;
-const MAX_PATTERNS = 20;
 /** URLs in one batch request, whatever the plan (the request body is bounded by MAX_BODY_BYTES too). */
 const MAX_BATCH_URLS = 10_000;
 const MAX_MAP_LIMIT = 50_000;
@@ -40,13 +37,6 @@ const ResultSchema = z.object({
   creditsCost: z.number(),
 });
 
-const pattern = z
-  .string()
-  .min(1)
-  .max(MAX_PATTERN_LENGTH)
-  .refine(isValidPattern, 'Not a valid regular expression')
-  .refine((value) => !mayBacktrackBadly(value), SLOW_PATTERN_MESSAGE);
-
 const webhookSchema = z
   .strictObject({
     url: targetUrl,
@@ -69,8 +59,8 @@ export function jobRoutes({ ctx, requireAuth }: RouteDeps) {
     url: targetUrl,
     limit: z.number().int().min(1).max(1_000_000).optional().openapi({ description: "Pages at most, the start page included: at most the plan's pages per job, which is also the default" }),
     maxDepth: z.number().int().min(0).max(100).default(10).openapi({ description: 'Link hops from the start URL' }),
-    includePaths: z.array(pattern).max(MAX_PATTERNS).default([]).openapi({ description: 'Regular expressions: only paths (with query) matching one are followed' }),
-    excludePaths: z.array(pattern).max(MAX_PATTERNS).default([]).openapi({ description: 'Regular expressions: paths matching one are not followed' }),
+    includePaths: pathPatternList.default([]).openapi({ description: 'Regular expressions: only paths (with query) matching one are followed' }),
+    excludePaths: pathPatternList.default([]).openapi({ description: 'Regular expressions: paths matching one are not followed' }),
     allowSubdomains: z.boolean().default(false),
     allowExternalLinks: z.boolean().default(false).openapi({ description: 'Follow links off the start URL\'s site' }),
     ignoreRobotsTxt: z.boolean().default(false),

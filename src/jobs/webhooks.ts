@@ -6,6 +6,7 @@ import { AddressNotAllowed } from '../net/errors.js';
 import type { JobEvent, WebhookTarget } from './job-options.js';
 import type { JobRow } from './job-store.js';
 import { jobView } from './job.service.js';
+import { pause } from './pause.js';
 
 /** The header carrying `t=<unix seconds>,v1=<hex HMAC-SHA256 of "<t>.<body>">` (docs/jobs.md). */
 export const SIGNATURE_HEADER = 'pluck-signature';
@@ -93,18 +94,8 @@ export class WebhookSender {
         this.log.info({ jobId, event, attempt, err: error }, 'webhook delivery failed');
       }
       if (!retry) return;
-      if (attempt < webhookAttempts) await sleep(retryBaseMs * 2 ** (attempt - 1), this.stopping.signal);
+      if (attempt < webhookAttempts) await pause(retryBaseMs * 2 ** (attempt - 1), this.stopping.signal);
     }
     this.log.warn({ jobId, event }, 'webhook event given up after its attempts');
   }
-}
-
-function sleep(ms: number, signal: AbortSignal): Promise<void> {
-  return new Promise((resolve) => {
-    const timer = setTimeout(resolve, ms);
-    signal.addEventListener('abort', () => {
-      clearTimeout(timer);
-      resolve();
-    }, { once: true });
-  });
 }

@@ -2,7 +2,7 @@ import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { z } from '@hono/zod-openapi';
 import type { Caller } from '../accounts/caller.js';
 import type { AppContext } from '../container.js';
-import { isValidPattern } from '../jobs/crawl-urls.js';
+import { pathPatternList } from '../jobs/crawl-urls.js';
 import type { CrawlRequest } from '../jobs/job.service.js';
 import { targetUrl } from '../web/page-options.js';
 import { answer } from './tool-answer.js';
@@ -13,11 +13,10 @@ const MAP_POLL_MS = 250;
 /** URLs a map answers inline: more than an agent's context wants; the job keeps the rest. */
 const MAP_MAX_URLS = 1000;
 
-const pattern = z.string().min(1).max(200).refine(isValidPattern, 'Not a valid regular expression');
 const scopeFields = {
   url: targetUrl,
-  includePaths: z.array(pattern).max(20).default([]).describe('Regular expressions: only paths matching one are taken'),
-  excludePaths: z.array(pattern).max(20).default([]).describe('Regular expressions: paths matching one are left out'),
+  includePaths: pathPatternList.default([]).describe('Regular expressions: only paths matching one are taken'),
+  excludePaths: pathPatternList.default([]).describe('Regular expressions: paths matching one are left out'),
   allowSubdomains: z.boolean().default(false),
 };
 

@@ -159,6 +159,11 @@ describe('MCP at /mcp, driven by the official SDK client', () => {
 
     const badArguments = (await client.callTool({ name: 'scrape', arguments: { url: 42 } })) as CallToolResult;
     expect(badArguments.isError).toBe(true);
+
+    // A pattern that backtracks for long would run against every URL the crawl finds.
+    const slowPattern = (await client.callTool({ name: 'crawl', arguments: { url: `${site.origin}/notes`, includePaths: ['(a+)+$'] } })) as CallToolResult;
+    expect(slowPattern.isError).toBe(true);
+    expect(textAt(slowPattern, 0)).toContain('At most 2 repetitions');
     expect(await balance()).toBe(before);
   });
 
