@@ -143,6 +143,8 @@ const envSchema = z.object({
   PRO_JOBS_AT_ONCE: positiveInt.max(1000).default(10),
   FREE_JOB_MAX_PAGES: positiveInt.max(1_000_000).default(500),
   PRO_JOB_MAX_PAGES: positiveInt.max(1_000_000).default(10_000),
+  FREE_JOB_PAGES_PER_HOUR: positiveInt.max(10_000_000).default(1000),
+  PRO_JOB_PAGES_PER_HOUR: positiveInt.max(10_000_000).default(20_000),
   JOB_CONCURRENCY: positiveInt.max(100).default(2),
   JOBS_GLOBAL_CONCURRENCY: positiveInt.max(1000).default(4),
   JOB_PAGE_TIMEOUT_MS: positiveInt.max(600_000).default(90_000),
@@ -328,8 +330,8 @@ export interface EgressConfig {
 
 /** Batch, crawl and map jobs (src/jobs, docs/jobs.md). */
 export interface JobsConfig {
-  /** Per plan: jobs queued or running at once, and pages (or URLs) one job may hold. */
-  plans: Record<PlanName, { jobsAtOnce: number; maxPages: number }>;
+  /** Per plan: jobs queued or running at once, pages (or URLs) one job may hold, and pages all of an account's jobs may load in an hour. */
+  plans: Record<PlanName, { jobsAtOnce: number; maxPages: number; pagesPerHour: number }>;
   /** Pages of one job loading at once (never more than the plan's concurrency less one, so single requests keep room). */
   concurrency: number;
   /** Pages of all jobs loading at once in this process: the rest of the browser pool stays for single requests. */
@@ -536,8 +538,8 @@ export function loadConfig(env: Record<string, string | undefined>): Config {
     },
     jobs: {
       plans: {
-        free: { jobsAtOnce: e.FREE_JOBS_AT_ONCE, maxPages: e.FREE_JOB_MAX_PAGES },
-        pro: { jobsAtOnce: e.PRO_JOBS_AT_ONCE, maxPages: e.PRO_JOB_MAX_PAGES },
+        free: { jobsAtOnce: e.FREE_JOBS_AT_ONCE, maxPages: e.FREE_JOB_MAX_PAGES, pagesPerHour: e.FREE_JOB_PAGES_PER_HOUR },
+        pro: { jobsAtOnce: e.PRO_JOBS_AT_ONCE, maxPages: e.PRO_JOB_MAX_PAGES, pagesPerHour: e.PRO_JOB_PAGES_PER_HOUR },
       },
       concurrency: e.JOB_CONCURRENCY,
       globalConcurrency: e.JOBS_GLOBAL_CONCURRENCY,

@@ -62,7 +62,7 @@ const commonCrawlFields = {
   webhook: webhookSchema,
   ignoreQueryParameters: notTrue('ignoreQueryParameters', 'each query string is a page of its own; its parameters are sorted'),
   regexOnFullURL: notTrue('regexOnFullURL', 'includePaths and excludePaths match the path and query'),
-  delay: refusedUnless<number>((value) => value === 0, 'delay (a pause between pages) is not supported by this server'),
+  delay: z.number().min(0).max(60).optional().openapi({ description: 'Seconds between the starts of two pages on one host (politeness)' }),
   zeroDataRetention: notTrue('zeroDataRetention', 'results are kept until the job expires'),
   deduplicateSimilarURLs: ignored,
   maxConcurrency: ignored,
@@ -168,6 +168,7 @@ export function toCrawlRequest(body: CrawlBody): CrawlRequest {
     allowExternalLinks: body.allowExternalLinks,
     ignoreRobotsTxt: body.ignoreRobotsTxt,
     sitemap,
+    delayMs: Math.round((body.delay ?? 0) * 1000),
   };
 }
 

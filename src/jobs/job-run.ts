@@ -22,6 +22,9 @@ const TRANSIENT = new Set(['SERVICE_OVERLOADED', 'SERVICE_UNAVAILABLE', 'CONCURR
 const FATAL = new Set(['INSUFFICIENT_CREDITS']);
 /** Pause before asking again for one of the owner's concurrency slots (a slot frees as soon as any request ends). */
 const SLOT_WAIT_MS = 250;
+/** How often a job over its account's pages-per-hour budget looks again. */
+const BUDGET_WAIT_MS = 5000;
+const HOUR_MS = 3_600_000;
 /** Origins whose robots.txt one job keeps in memory. */
 const MAX_ROBOTS_ORIGINS = 100;
 
@@ -67,6 +70,10 @@ export class JobRun {
   private readonly robots = new Map<string, Promise<RobotsRules>>();
   private readonly refusedHosts = new Map<string, Promise<string | undefined>>();
   private fatal: JobFailure | undefined;
+  /** Pages of this run past the hourly budget check and not yet recorded: counted against the budget too. */
+  private pagesUnrecorded = 0;
+  /** Per host, when the next page may start (a crawl's politeness delay). */
+  private readonly hostTurns = new Map<string, number>();
 
   constructor(
     private readonly deps: JobRunDeps,
@@ -144,7 +151,13 @@ export class JobRun {
   }
 
   private async loadTask(options: Extract<JobOptions, { kind: 'batch' | 'crawl' }>, task: { seq: number; url: string; depth: number }): Promise<void> {
+    let counted = false;
     try {
+      await this.withinHourlyBudget();
+      this.pagesUnrecorded += 1;
+      counted = true;
+      if (options.kind === 'crawl') await this.hostTurn(task.url, options.crawl.delayMs ?? 0);
+      if (this.signal.aborted) return;
       const release = await this.deps.pageSlots.acquire(this.signal);
       let loaded: Awaited<ReturnType<JobRun['loadPage']>>;
       try {
@@ -167,7 +180,33 @@ export class JobRun {
         this.log.error({ err: error, url: task.url }, 'job page could not be recorded');
         this.fatal ??= new JobFailure('INTERNAL_ERROR', 'The job could not record a page');
       }
+    } finally {
+      if (counted) this.pagesUnrecorded -= 1;
     }
+  }
+
+  /**
+   * Waits while the account's jobs have been charged for the plan's pages per hour: the job is
+   * paced, not failed, and goes on as the hour's window moves. This run's pages in flight count
+   * too; two jobs of one account running at once may pass the budget by their concurrency.
+   */
+  private async withinHourlyBudget(): Promise<void> {
+    const budget = this.deps.config.plans[this.principal.user.plan].pagesPerHour;
+    while (!this.signal.aborted) {
+      const since = new Date(this.deps.now().getTime() - HOUR_MS).toISOString();
+      if ((await this.deps.store.chargedPagesSince(this.principal.userId, since)) + this.pagesUnrecorded < budget) return;
+      await pause(BUDGET_WAIT_MS, this.signal);
+    }
+  }
+
+  /** Politeness: takes the host's next start time, `delayMs` after the previous page's, and waits for it. */
+  private async hostTurn(url: string, delayMs: number): Promise<void> {
+    if (delayMs <= 0) return;
+    const host = new URL(url).host;
+    const now = Date.now();
+    const turn = Math.max(now, this.hostTurns.get(host) ?? 0);
+    this.hostTurns.set(host, turn + delayMs);
+    if (turn > now) await pause(turn - now, this.signal);
   }
 
   /** One page through the same pipeline as POST /v1/web/page, with retries for passing failures. */

@@ -191,6 +191,19 @@ export class JobStore {
     await this.held(this.db, id, owner, { started_at: now });
   }
 
+  /** Pages the account's jobs were charged for since `since` (a cached or refused URL costs nothing and is not counted). */
+  async chargedPagesSince(userId: string, since: string): Promise<number> {
+    const row = await this.db
+      .selectFrom('job_result')
+      .innerJoin('job', 'job.id', 'job_result.job_id')
+      .select((eb) => eb.fn.countAll().as('pages'))
+      .where('job.user_id', '=', userId)
+      .where('job_result.created_at', '>', since)
+      .where('job_result.credits', '>', 0)
+      .executeTakeFirst();
+    return Number(row?.pages ?? 0);
+  }
+
   async maxOrdinal(jobId: string): Promise<number> {
     const row = await this.db
       .selectFrom('job_result')

@@ -65,6 +65,7 @@ export function jobRoutes({ ctx, requireAuth }: RouteDeps) {
     allowExternalLinks: z.boolean().default(false).openapi({ description: 'Follow links off the start URL\'s site' }),
     ignoreRobotsTxt: z.boolean().default(false),
     sitemap: z.enum(['include', 'skip', 'only']).default('include'),
+    delayMs: z.number().int().min(0).max(60_000).default(0).openapi({ description: 'Politeness: at least this long between the starts of two pages on one host, ms' }),
     webhook: webhookSchema,
   };
 
@@ -83,6 +84,7 @@ export function jobRoutes({ ctx, requireAuth }: RouteDeps) {
     allowExternalLinks: body.allowExternalLinks,
     ignoreRobotsTxt: body.ignoreRobotsTxt,
     sitemap: body.sitemap,
+    delayMs: body.delayMs,
   });
 
   const created201 = (what: string) => ({

@@ -134,7 +134,7 @@ describe('Firecrawl v2 crawl, batch scrape and map, driven by the official v2 SD
     const tooMany = await sdkError(firecrawl.startCrawl(`${origin}/docs`, { limit: 100_000 }));
     expect(tooMany.status).toBe(400);
     expect(tooMany.message).toContain('At most 500 pages per job on the free plan');
-    const delayed = await sdkError(firecrawl.startCrawl(`${origin}/docs`, { delay: 2 }));
+    const delayed = await sdkError(firecrawl.startCrawl(`${origin}/docs`, { delay: 61 }));
     expect(delayed.status).toBe(400);
     expect(delayed.message).toContain('delay');
     const summary = await sdkError(firecrawl.startBatchScrape([`${origin}/docs`], { options: { formats: ['summary'] } }));

@@ -418,9 +418,9 @@ export type FirecrawlV1CrawlRequest = {
      */
     regexOnFullURL?: unknown;
     /**
-     * Not supported: delay (a pause between pages) is not supported by this server
+     * Seconds between the starts of two pages on one host (politeness)
      */
-    delay?: unknown;
+    delay?: number;
     /**
      * Not supported: zeroDataRetention is not supported by this server (results are kept until the job expires)
      */
@@ -790,9 +790,9 @@ export type FirecrawlCrawlRequest = {
      */
     regexOnFullURL?: unknown;
     /**
-     * Not supported: delay (a pause between pages) is not supported by this server
+     * Seconds between the starts of two pages on one host (politeness)
      */
-    delay?: unknown;
+    delay?: number;
     /**
      * Not supported: zeroDataRetention is not supported by this server (results are kept until the job expires)
      */
@@ -3976,6 +3976,10 @@ export type PostV1JobsCrawlData = {
         ignoreRobotsTxt?: boolean;
         sitemap?: 'include' | 'skip' | 'only';
         /**
+         * Politeness: at least this long between the starts of two pages on one host, ms
+         */
+        delayMs?: number;
+        /**
          * Signed events (started, page, completed, failed) POSTed to url; see docs/jobs.md
          */
         webhook?: {
@@ -4178,6 +4182,10 @@ export type PostV1JobsMapData = {
         allowExternalLinks?: boolean;
         ignoreRobotsTxt?: boolean;
         sitemap?: 'include' | 'skip' | 'only';
+        /**
+         * Politeness: at least this long between the starts of two pages on one host, ms
+         */
+        delayMs?: number;
         /**
          * Signed events (started, page, completed, failed) POSTed to url; see docs/jobs.md
          */
