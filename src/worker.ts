@@ -10,10 +10,14 @@ async function main() {
   const config = loadConfig({ ...process.env, JOBS_RUNNER: 'embedded' });
   const ctx = await createContext(config);
   ctx.logger.info({ runner: ctx.jobRunner?.owner, database: ctx.database.dialect }, 'pluck worker running jobs');
+  // The runner's timers do not hold a process open (an API process or a test ends when it is
+  // done); a worker has nothing else to hold it while no job runs, and would exit at once.
+  const keepAlive = setInterval(() => undefined, 60_000);
   let stopping = false;
   const shutdown = (signal: string) => {
     if (stopping) return;
     stopping = true;
+    clearInterval(keepAlive);
     ctx.logger.info({ signal }, 'worker stopping: giving running jobs back');
     const deadline = setTimeout(() => process.exit(1), config.shutdownGraceMs + 10_000);
     deadline.unref();

@@ -92,10 +92,11 @@ describe('a job outlives the process running it', () => {
     expect(create.status, create.text).toBe(201);
     const id = create.body.data.id as string;
     let progress = { completed: 0 };
+    let state = '';
     for (let polls = 0; ; polls += 1) {
-      progress = (await api.get(`/v1/jobs/${id}`, key)).body.data.progress;
+      ({ progress, status: state } = (await api.get(`/v1/jobs/${id}`, key)).body.data);
       if (progress.completed >= 4) break;
-      if (polls > 600) throw new Error('the crawl made no progress');
+      if (polls > 600) throw new Error(`the crawl made no progress: ${state} ${JSON.stringify(progress)} ${doomed.output.join('').slice(-3000)}`);
       await new Promise((resolve) => setTimeout(resolve, 50));
     }
     doomed.child.kill('SIGKILL');
