@@ -62,7 +62,7 @@ const commonCrawlFields = {
   webhook: webhookSchema,
   ignoreQueryParameters: notTrue('ignoreQueryParameters', 'each query string is a page of its own; its parameters are sorted'),
   regexOnFullURL: notTrue('regexOnFullURL', 'includePaths and excludePaths match the path and query'),
-  delay: z.number().min(0).max(60).optional().openapi({ description: 'Seconds between the starts of two pages on one host (politeness)' }),
+  delay: z.number().min(0).max(60).optional().openapi({ description: 'Politeness, seconds: pages of one host load one at a time, each this long after the previous one finished' }),
   zeroDataRetention: notTrue('zeroDataRetention', 'results are kept until the job expires'),
   deduplicateSimilarURLs: ignored,
   maxConcurrency: ignored,

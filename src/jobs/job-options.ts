@@ -22,7 +22,7 @@ export interface CrawlSpec {
   ignoreRobotsTxt: boolean;
   /** include: sitemap URLs and links; skip: links only; only: sitemap URLs only. */
   sitemap: 'include' | 'skip' | 'only';
-  /** Politeness: at least this long between the starts of two pages on one host (absent in jobs made before it existed: none). */
+  /** Politeness: pages of one host load one at a time, each this long after the previous one finished (absent in jobs made before it existed: none). */
   delayMs?: number;
 }
 

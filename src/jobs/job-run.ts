@@ -72,8 +72,8 @@ export class JobRun {
   private fatal: JobFailure | undefined;
   /** Pages of this run past the hourly budget check and not yet recorded: counted against the budget too. */
   private pagesUnrecorded = 0;
-  /** Per host, when the next page may start (a crawl's politeness delay). */
-  private readonly hostTurns = new Map<string, number>();
+  /** Per host, the turn of the last page queued there (a crawl's politeness delay): each page waits for the one before. */
+  private readonly hostTurns = new Map<string, Promise<void>>();
 
   constructor(
     private readonly deps: JobRunDeps,
@@ -156,14 +156,18 @@ export class JobRun {
       await this.withinHourlyBudget();
       this.pagesUnrecorded += 1;
       counted = true;
-      if (options.kind === 'crawl') await this.hostTurn(task.url, options.crawl.delayMs ?? 0);
-      if (this.signal.aborted) return;
-      const release = await this.deps.pageSlots.acquire(this.signal);
+      const endTurn = await this.hostTurn(task.url, options.kind === 'crawl' ? (options.crawl.delayMs ?? 0) : 0);
       let loaded: Awaited<ReturnType<JobRun['loadPage']>>;
       try {
-        loaded = await this.loadPage(options.scrape, task.url, options.kind === 'crawl');
+        if (this.signal.aborted) return;
+        const release = await this.deps.pageSlots.acquire(this.signal);
+        try {
+          loaded = await this.loadPage(options.scrape, task.url, options.kind === 'crawl');
+        } finally {
+          release();
+        }
       } finally {
-        release();
+        endTurn();
       }
       const discovered: NewTask[] = [];
       const refused: NewResult[] = [];
@@ -199,14 +203,20 @@ export class JobRun {
     }
   }
 
-  /** Politeness: takes the host's next start time, `delayMs` after the previous page's, and waits for it. */
-  private async hostTurn(url: string, delayMs: number): Promise<void> {
-    if (delayMs <= 0) return;
+  /**
+   * Politeness: with a delay, the pages of one host load one at a time, each `delayMs` after the
+   * one before has finished, so the site sees its requests at least that far apart whatever the
+   * job's concurrency. Answers the function that ends this page's turn.
+   */
+  private async hostTurn(url: string, delayMs: number): Promise<() => void> {
+    if (delayMs <= 0) return () => undefined;
     const host = new URL(url).host;
-    const now = Date.now();
-    const turn = Math.max(now, this.hostTurns.get(host) ?? 0);
-    this.hostTurns.set(host, turn + delayMs);
-    if (turn > now) await pause(turn - now, this.signal);
+    const before = this.hostTurns.get(host) ?? Promise.resolve();
+    let endTurn!: () => void;
+    const turn = new Promise<void>((resolve) => (endTurn = resolve));
+    this.hostTurns.set(host, turn.then(() => pause(delayMs, this.signal)));
+    await before;
+    return endTurn;
   }
 
   /** One page through the same pipeline as POST /v1/web/page, with retries for passing failures. */

@@ -65,7 +65,7 @@ export function jobRoutes({ ctx, requireAuth }: RouteDeps) {
     allowExternalLinks: z.boolean().default(false).openapi({ description: 'Follow links off the start URL\'s site' }),
     ignoreRobotsTxt: z.boolean().default(false),
     sitemap: z.enum(['include', 'skip', 'only']).default('include'),
-    delayMs: z.number().int().min(0).max(60_000).default(0).openapi({ description: 'Politeness: at least this long between the starts of two pages on one host, ms' }),
+    delayMs: z.number().int().min(0).max(60_000).default(0).openapi({ description: 'Politeness, ms: pages of one host load one at a time, each this long after the previous one finished' }),
     webhook: webhookSchema,
   };
 

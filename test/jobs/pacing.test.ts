@@ -34,7 +34,7 @@ describe('jobs are paced: a politeness delay per host, and pages per hour per pl
     await site?.close();
   });
 
-  it('starts pages on one host at least delayMs apart, whatever the job concurrency', async () => {
+  it('loads pages of one host one at a time, delayMs apart, whatever the job concurrency', async () => {
     const { key } = await api.signUpWithKey();
     pageStarts.length = 0;
     const created = await api.post('/v1/jobs/crawl', { url: `${site.origin}/`, limit: 4, delayMs: DELAY_MS, sitemap: 'skip', waitUntil: 'domcontentloaded' }, key);
@@ -43,7 +43,7 @@ describe('jobs are paced: a politeness delay per host, and pages per hour per pl
     expect(job.progress).toMatchObject({ completed: 4, failed: 0 });
     expect(pageStarts).toHaveLength(4);
     const gaps = pageStarts.slice(1).map((start, index) => start - pageStarts[index]!);
-    for (const gap of gaps) expect(gap).toBeGreaterThanOrEqual(DELAY_MS - 50);
+    for (const gap of gaps) expect(gap).toBeGreaterThanOrEqual(DELAY_MS - 10);
   });
 
   it("holds an account's jobs at the plan's pages per hour, as a pause rather than a failure", async () => {

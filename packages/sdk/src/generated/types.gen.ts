@@ -418,7 +418,7 @@ export type FirecrawlV1CrawlRequest = {
      */
     regexOnFullURL?: unknown;
     /**
-     * Seconds between the starts of two pages on one host (politeness)
+     * Politeness, seconds: pages of one host load one at a time, each this long after the previous one finished
      */
     delay?: number;
     /**
@@ -790,7 +790,7 @@ export type FirecrawlCrawlRequest = {
      */
     regexOnFullURL?: unknown;
     /**
-     * Seconds between the starts of two pages on one host (politeness)
+     * Politeness, seconds: pages of one host load one at a time, each this long after the previous one finished
      */
     delay?: number;
     /**
@@ -3976,7 +3976,7 @@ export type PostV1JobsCrawlData = {
         ignoreRobotsTxt?: boolean;
         sitemap?: 'include' | 'skip' | 'only';
         /**
-         * Politeness: at least this long between the starts of two pages on one host, ms
+         * Politeness, ms: pages of one host load one at a time, each this long after the previous one finished
          */
         delayMs?: number;
         /**
@@ -4183,7 +4183,7 @@ export type PostV1JobsMapData = {
         ignoreRobotsTxt?: boolean;
         sitemap?: 'include' | 'skip' | 'only';
         /**
-         * Politeness: at least this long between the starts of two pages on one host, ms
+         * Politeness, ms: pages of one host load one at a time, each this long after the previous one finished
          */
         delayMs?: number;
         /**
