@@ -45,8 +45,12 @@ export function jobDownload(jobs: JobService, caller: Caller, id: string, format
         for (const result of results) {
           const markdown = result.data?.markdown;
           if (result.status === 'failed') failed.push(JSON.stringify({ url: result.url, error: result.error }));
-          else if (typeof markdown === 'string') addFile(zip!, uniqueName(names, markdownFileName(result.url)), markdown);
-          else urls.push(result.url);
+          else if (typeof markdown === 'string') {
+            addFile(zip!, uniqueName(names, markdownFileName(result.url)), markdown);
+            // Compression runs on the server's one thread: one page's (at most ANSWER_MAX_CHARS) at a
+            // time, so another caller's request waits for one file, not for a step of 50.
+            await new Promise((resolve) => setImmediate(resolve));
+          } else urls.push(result.url);
         }
       }
       if (!done) return;
