@@ -31,6 +31,8 @@ export function createBrowserEngine(config: Config, logger: Logger, resolver?: H
     queueTimeoutMs: config.browser.queueTimeoutMs,
     recycleAfter: config.browser.recycleAfter,
     preparedContexts: config.browser.preparedContexts,
+    warmPages: config.browser.warmPages,
+    sessions: config.browser.sessions,
     navigationTimeoutMaxMs: config.browser.navigationTimeoutMaxMs,
     remoteEndpoint: config.browser.wsEndpoint,
     remoteHeartbeatMs: config.browser.remoteHeartbeatMs,

@@ -3,6 +3,15 @@ import type { BrowserProxySettings } from '../net/egress-proxy.js';
 import { type ChromiumProcess, killChromiumLeftovers } from './chromium-process.js';
 import { ContextSupply } from './context-supply.js';
 import { BrowserCrashed } from './types.js';
+import type { BrowserSessionsOptions } from './browser-sessions.js';
+import { WarmPages, type WarmPagesOptions } from './warm-pages.js';
+
+/** How a browser hands out pages: contexts prepared ahead, pages kept warm per account, named sessions. */
+export interface PageSupplySettings {
+  prepared: { count: number; shouldPrepare: () => boolean };
+  warm: Omit<WarmPagesOptions, 'logger'>;
+  sessions: BrowserSessionsOptions;
+}
 
 /**
  * One Chromium process over its life: the requests it serves, its prepared contexts, and
@@ -22,11 +31,12 @@ export class BrowserGeneration {
   constructor(
     readonly chromium: ChromiumProcess,
     proxy: BrowserProxySettings,
-    prepared: { count: number; shouldPrepare: () => boolean },
+    settings: PageSupplySettings,
     logger: Logger,
     private readonly onCrash: () => void,
   ) {
-    this.supply = new ContextSupply(chromium.browser, proxy, prepared.count, prepared.shouldPrepare, logger);
+    const warm = new WarmPages({ ...settings.warm, logger });
+    this.supply = new ContextSupply(chromium.browser, proxy, settings.prepared.count, settings.prepared.shouldPrepare, warm, settings.sessions, logger);
     let reportCrash: (error: BrowserCrashed) => void = () => undefined;
     this.crashed = new Promise<never>((_, reject) => {
       reportCrash = reject;

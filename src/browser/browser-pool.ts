@@ -6,6 +6,8 @@ import { EgressProxy, type EgressProxyOptions } from '../net/egress-proxy.js';
 import { type ChromiumProcess, killChromiumLeftovers, launchChromium } from './chromium-process.js';
 import { closeLease, type PageLease } from './context-supply.js';
 import { BrowserGeneration } from './browser-generation.js';
+import type { BrowserSessionsOptions } from './browser-sessions.js';
+import type { WarmPagesOptions } from './warm-pages.js';
 import { DEFAULT_NAVIGATION_TIMEOUT_MS, type LoadGuard, loadPage, MAX_WAIT_TIME_MS, navigationTimeout } from './page-loader.js';
 import { workSurvivingThePage } from './page-recovery.js';
 import { PageSlots } from './page-slots.js';
@@ -40,6 +42,10 @@ export interface BrowserPoolOptions {
   recycleAfter: number;
   /** Fresh contexts kept prepared ahead of requests. */
   preparedContexts: number;
+  /** Pages kept warm for the accounts that used them (default: maxPages, for 30 s, 100 requests each; maxPages 0: off). */
+  warmPages?: Partial<Pick<WarmPagesOptions, 'maxPages' | 'idleMs' | 'maxUses'>>;
+  /** Named sessions (default: 5 per account, closed after 10 minutes unused). */
+  sessions?: Partial<BrowserSessionsOptions>;
   navigationTimeoutMaxMs: number;
   policy: AddressPolicy;
   logger: Logger;
@@ -91,18 +97,19 @@ export class BrowserPool implements PageRunner {
   async withLoadedPage<T>(context: ContextOptions, load: LoadOptions, work: (loaded: LoadedPage) => Promise<T>, claim: PageClaim = {}): Promise<T> {
     if (this.closed) throw new BrowserCrashed('The browser engine is shutting down');
     const url = this.options.policy.parse(load.url).href;
-    const release = await this.slots.acquire(claim.account ?? '', claim.signal);
+    const account = claim.account ?? '';
+    const release = await this.slots.acquire(account, claim.signal);
     let generation: BrowserGeneration | undefined;
     let lease: PageLease | undefined;
     try {
       generation = await this.acquireGeneration();
-      lease = await generation.supply.take(context, url);
+      lease = await generation.supply.take(context, url, account);
       return await this.runOnPage(generation, lease, { ...load, url }, work, claim.signal);
     } catch (error) {
       throw explain(error, generation);
     } finally {
-      // The caller has its answer; the context closes before its slot is given to the next one.
-      void this.finish(generation, lease, release);
+      // The caller has its answer; the page is reset or closed before its slot is given to the next one.
+      void this.finish(generation, lease, release, context, account);
     }
   }
 
@@ -135,6 +142,8 @@ export class BrowserPool implements PageRunner {
       pagesServed: this.current?.served ?? 0,
       browsers: this.generations.size,
       preparedContexts: [...this.generations].reduce((sum, generation) => sum + generation.supply.preparedCount, 0),
+      warmPages: [...this.generations].reduce((sum, generation) => sum + generation.supply.warmCount, 0),
+      sessions: [...this.generations].reduce((sum, generation) => sum + generation.supply.sessionCount, 0),
     };
   }
 
@@ -219,8 +228,17 @@ export class BrowserPool implements PageRunner {
       this.options.logger.error({ err: error }, what);
       throw new BrowserCrashed(what, { cause: error });
     }
-    const prepared = { count: this.options.preparedContexts, shouldPrepare: () => this.hasIdleCapacity() };
-    const generation = new BrowserGeneration(chromium, this.proxy.browserSettings, prepared, this.options.logger, () => this.onCrash(generation));
+    const supply = {
+      prepared: { count: this.options.preparedContexts, shouldPrepare: () => this.hasIdleCapacity() },
+      warm: {
+        maxPages: this.options.warmPages?.maxPages ?? this.options.maxPages,
+        maxPerAccount: this.options.maxPagesPerAccount ?? defaultPagesPerAccount(this.options.maxPages),
+        idleMs: this.options.warmPages?.idleMs ?? 30_000,
+        maxUses: this.options.warmPages?.maxUses ?? 100,
+      },
+      sessions: { maxPerAccount: this.options.sessions?.maxPerAccount ?? 5, idleMs: this.options.sessions?.idleMs ?? 600_000 },
+    };
+    const generation = new BrowserGeneration(chromium, this.proxy.browserSettings, supply, this.options.logger, () => this.onCrash(generation));
     if (this.closed) {
       await this.retire(generation);
       throw new BrowserCrashed('The browser engine is shutting down');
@@ -261,9 +279,16 @@ export class BrowserPool implements PageRunner {
     void killChromiumLeftovers(generation.chromium);
   }
 
-  private async finish(generation: BrowserGeneration | undefined, lease: PageLease | undefined, release: () => void): Promise<void> {
+  private async finish(
+    generation: BrowserGeneration | undefined,
+    lease: PageLease | undefined,
+    release: () => void,
+    options: ContextOptions,
+    account: string,
+  ): Promise<void> {
     try {
-      if (lease) await closeLease(lease);
+      if (lease && generation) await generation.supply.giveBack(lease, options, account, generation.usable);
+      else if (lease) await closeLease(lease);
     } finally {
       release();
       if (generation) {

@@ -2,11 +2,13 @@ import type { Browser, BrowserContext, BrowserContextOptions, Page } from 'playw
 import type { Logger } from 'pino';
 import type { BrowserProxySettings } from '../net/egress-proxy.js';
 import { type ContextOptions, InvalidPageOption } from './types.js';
+import { BrowserSessions, type BrowserSessionsOptions } from './browser-sessions.js';
+import type { WarmPages } from './warm-pages.js';
 
 /** The spec's default viewport. */
 export const DEFAULT_VIEWPORT = { width: 1280, height: 800 };
 
-/** A fresh context and its page, used by exactly one request and then closed. */
+/** A context and its page, used by one request at a time: fresh, or an account's own page reset (warm-pages.ts). */
 export interface PageLease {
   context: BrowserContext;
   page: Page;
@@ -15,7 +17,7 @@ export interface PageLease {
 /** Settings every context gets, whatever the caller asks. */
 const FIXED_SETTINGS: BrowserContextOptions = { serviceWorkers: 'block', acceptDownloads: false };
 
-/** Options Playwright only takes when a context is created; the rest are applied afterwards. */
+/** Options Playwright only takes when a context is created; the rest are applied afterwards (and such a context is not kept for reuse). */
 function needsOwnContext(options: ContextOptions): boolean {
   return (
     options.userAgent !== undefined ||
@@ -27,9 +29,9 @@ function needsOwnContext(options: ContextOptions): boolean {
 }
 
 /**
- * Hands out fresh contexts, keeping a few created ahead so that step is off the request path.
- * A prepared context has never loaded anything and goes to one request only; nothing is ever
- * reused across requests.
+ * Hands out pages: the account's own warm page when it has one (reset since its last request,
+ * never another account's), else a fresh context, a few of which are created ahead so that
+ * step is off the request path. A prepared context has never loaded anything.
  *
  * Only contexts are prepared, not pages: measured here, a page opened ahead costs 15-40% more
  * CPU per request than one opened on demand. Its blank page's renderer is not the one the
@@ -38,6 +40,7 @@ function needsOwnContext(options: ContextOptions): boolean {
  */
 export class ContextSupply {
   private readonly prepared: BrowserContext[] = [];
+  private readonly sessions: BrowserSessions;
   private preparing = 0;
   private stopped = false;
 
@@ -51,22 +54,55 @@ export class ContextSupply {
     private readonly proxy: BrowserProxySettings,
     private readonly preparedTarget: number,
     private readonly shouldPrepare: () => boolean,
+    private readonly warm: WarmPages,
+    sessions: BrowserSessionsOptions,
     private readonly logger: Logger,
-  ) {}
+  ) {
+    this.sessions = new BrowserSessions(sessions, (options) => this.createContext(options));
+  }
 
-  /** A context set up as `options` asks; `url` is the default for cookies that name no site. */
-  async take(options: ContextOptions, url: string): Promise<PageLease> {
-    const ready = needsOwnContext(options) ? undefined : this.prepared.shift();
-    this.refill();
-    const context = ready ?? (await this.createContext(options));
+  /** A page set up as `options` asks for `account`; `url` is the default for cookies that name no site. */
+  async take(options: ContextOptions, url: string, account: string): Promise<PageLease> {
+    if (options.session !== undefined) {
+      const lease = await this.sessions.take(account, options.session, options);
+      try {
+        await applyOptions(lease, options, url);
+      } catch (error) {
+        await this.sessions.giveBack(lease);
+        throw error;
+      }
+      return lease;
+    }
+    const ownContext = needsOwnContext(options);
+    const warm = ownContext ? undefined : this.warm.take(account);
+    const ready = ownContext || warm ? undefined : this.prepared.shift();
+    if (!warm) this.refill();
+    const context = warm?.context ?? ready ?? (await this.createContext(options));
     try {
-      const lease = { context, page: await context.newPage() };
-      await applyOptions(lease, options, url, ready !== undefined);
+      const lease = warm ?? { context, page: await context.newPage() };
+      await this.warm.watch(lease);
+      await applyOptions(lease, options, url);
       return lease;
     } catch (error) {
       await context.close().catch(() => undefined);
       throw error;
     }
+  }
+
+  /** After a request: `lease` is reset and kept warm for `account` when it may be (`mayKeep`, the browser staying), else closed. */
+  async giveBack(lease: PageLease, options: ContextOptions, account: string, mayKeep: boolean): Promise<void> {
+    if (this.sessions.owns(lease)) await this.sessions.giveBack(lease);
+    else await this.warm.keep(account, lease, mayKeep && !needsOwnContext(options));
+  }
+
+  /** Named sessions open now. */
+  get sessionCount(): number {
+    return this.sessions.size;
+  }
+
+  /** Pages kept warm for their accounts. */
+  get warmCount(): number {
+    return this.warm.size;
   }
 
   /** Contexts ready for a request: the idle ones. */
@@ -94,7 +130,7 @@ export class ContextSupply {
 
   async stop(): Promise<void> {
     this.stopped = true;
-    await Promise.all(this.prepared.splice(0).map((context) => context.close().catch(() => undefined)));
+    await Promise.all([this.warm.stop(), this.sessions.stop(), ...this.prepared.splice(0).map((context) => context.close().catch(() => undefined))]);
   }
 
   private createContext(options: ContextOptions): Promise<BrowserContext> {
@@ -115,13 +151,13 @@ export async function closeLease(lease: PageLease): Promise<void> {
   await lease.context.close().catch(() => undefined);
 }
 
-async function applyOptions(lease: PageLease, options: ContextOptions, url: string, prepared: boolean): Promise<void> {
-  const viewport = options.viewport;
-  if (prepared && viewport && (viewport.width !== DEFAULT_VIEWPORT.width || viewport.height !== DEFAULT_VIEWPORT.height)) {
-    await lease.page.setViewportSize(viewport);
-  }
+async function applyOptions(lease: PageLease, options: ContextOptions, url: string): Promise<void> {
+  const viewport = options.viewport ?? DEFAULT_VIEWPORT;
+  const current = lease.page.viewportSize();
+  if (viewport.width !== current?.width || viewport.height !== current.height) await lease.page.setViewportSize(viewport);
+  // On the page, not the context: a session's context serves later requests that did not ask for them.
   if (options.extraHeaders && Object.keys(options.extraHeaders).length > 0) {
-    await lease.context.setExtraHTTPHeaders(options.extraHeaders).catch((error: unknown) => {
+    await lease.page.setExtraHTTPHeaders(options.extraHeaders).catch((error: unknown) => {
       throw new InvalidPageOption('The extra headers were refused by the browser', 'headers', { cause: error });
     });
   }

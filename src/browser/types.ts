@@ -6,8 +6,13 @@ import type { BrowserContext, Page } from 'playwright-core';
  * a loaded Page for the duration of one request.
  */
 
-/** Per-request browser context settings. Each request gets a fresh context: nothing is shared. */
+/**
+ * Per-request browser context settings. Nothing one request's page did reaches another request
+ * (warm-pages.ts resets a reused page), unless both name the same `session` of one account.
+ */
 export interface ContextOptions {
+  /** The account's named session to run in: its cookies and storage are kept between its requests (browser-sessions.ts). */
+  session?: string;
   viewport?: { width: number; height: number };
   deviceScaleFactor?: number;
   isMobile?: boolean;

@@ -10,6 +10,8 @@ export interface BrowserPoolStats {
   browsers?: number;
   /** Fresh contexts prepared ahead of requests: the idle ones. */
   preparedContexts?: number;
+  warmPages?: number;
+  sessions?: number;
 }
 
 export type CacheOutcomeLabel = 'HIT' | 'MISS';
@@ -109,13 +111,15 @@ export class Metrics {
     });
     new Gauge({
       name: 'pluck_browser_contexts',
-      help: 'Browser contexts: busy (serving a request) or idle (prepared ahead)',
+      help: 'Browser contexts: busy (serving a request), idle (prepared ahead), warm (kept, reset, for the account that used it) or session (a named session kept for its account)',
       labelNames: ['state'],
       registers,
       collect() {
         const stats = browserStats();
         this.set({ state: 'busy' }, stats.activePages);
         this.set({ state: 'idle' }, stats.preparedContexts ?? 0);
+        this.set({ state: 'warm' }, stats.warmPages ?? 0);
+        this.set({ state: 'session' }, stats.sessions ?? 0);
       },
     });
     new Gauge({

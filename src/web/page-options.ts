@@ -73,6 +73,15 @@ export const pageFields = {
   headers: headersSchema.optional(),
   cookies: z.array(cookieSchema).max(50).optional(),
   userAgent: headerText(1, 512).optional(),
+  session: z
+    .string()
+    .regex(/^[A-Za-z0-9_-]{1,64}$/, 'A session name is 1-64 letters, digits, _ or -')
+    .optional()
+    .openapi({
+      description:
+        "Keep browser state (cookies, localStorage, IndexedDB, cache) between this account's requests that name the same session; without it nothing is carried over. A session keeps the device settings (userAgent, viewport scale, mobile) of the request that opened it, lives in the browser's memory, and closes after 10 minutes unused (BROWSER_SESSION_IDLE_MS); answers in a session are never served from the cache",
+      example: 'checkout-flow',
+    }),
   maxAge: maxAgeField,
 };
 
@@ -140,6 +149,7 @@ export interface PageRequest {
   headers?: Record<string, string>;
   cookies?: Array<{ name: string; value: string; domain?: string; path?: string }>;
   userAgent?: string;
+  session?: string;
 }
 
 export function toLoadOptions(request: PageRequest): LoadOptions {
@@ -164,6 +174,7 @@ export function toContextOptions(request: PageRequest, viewport?: Viewport): Con
     isMobile: viewport?.isMobile,
     hasTouch: viewport?.hasTouch,
     userAgent: request.userAgent,
+    session: request.session,
     extraHeaders: request.headers,
     cookies: request.cookies?.map((cookie) =>
       cookie.domain ? { ...cookie, path: cookie.path ?? '/' } : { name: cookie.name, value: cookie.value, url: request.url },

@@ -86,7 +86,8 @@ export class PagePipeline {
       cost: costOf(outputs, config.web.creditCosts),
       cache: {
         key: cacheKey('v1', job.operation, jobFingerprint(job, outputs.json ? ai.variant : undefined)),
-        maxAgeSeconds: job.page.maxAge,
+        // A session's state shapes the answer, and no cache key can name that state.
+        maxAgeSeconds: job.page.session === undefined ? job.page.maxAge : 0,
         isUsable: (cached: PageResult) => this.capturesExist(cached),
       },
       isFree: (result: PageResult) => isEmptyMarkdownAnswer(outputs, result),

@@ -1,0 +1,207 @@
+import type { CDPSession, Request } from 'playwright-core';
+import type { Logger } from 'pino';
+import type { PageLease } from './context-supply.js';
+
+export interface WarmPagesOptions {
+  /** Warm pages kept at most, all accounts together (0: none, every request gets a fresh context). */
+  maxPages: number;
+  /** Warm pages one account may keep. */
+  maxPerAccount: number;
+  /** A warm page unused for this long is closed, so an account that has gone holds no memory. */
+  idleMs: number;
+  /** Requests one page serves before it is closed rather than kept: bounds what a renderer can accumulate. */
+  maxUses: number;
+  logger: Logger;
+}
+
+/** Origins whose storage a page may have written, and whatever else reset needs to know. */
+interface LeaseTrace {
+  origins: Set<string>;
+  /** More origins than reset is willing to clear one by one: the page is closed instead. */
+  overflowed: boolean;
+  uses: number;
+  cdp?: CDPSession;
+  stop(): void;
+}
+
+interface WarmPage {
+  lease: PageLease;
+  account: string;
+  keptAt: number;
+  idleTimer: NodeJS.Timeout;
+}
+
+/** Clearing one origin is one CDP call; a page that touched more than this many is not worth resetting. */
+const MAX_ORIGINS_TO_CLEAR = 64;
+/** A reset that takes longer than this (a page refusing to unload) gives the page up. */
+const RESET_TIMEOUT_MS = 3_000;
+
+/**
+ * Pages kept open for the account that used them last, so its next request skips creating a
+ * context and a renderer (measured here: a reused page loads a small page three times as fast
+ * as a fresh context does). A warm page only ever serves the account it was created for, and is
+ * reset before it is kept: other pages closed, the document unloaded (about:blank), and then
+ * cookies, every storage of every origin it reached (localStorage, sessionStorage, IndexedDB,
+ * Cache Storage, service workers), the HTTP cache, history, window.name and extra headers
+ * cleared. A page that cannot be reset in time, crashed, or reached too many origins is
+ * closed instead; so is one that has served `maxUses` requests.
+ */
+export class WarmPages {
+  private readonly byAccount = new Map<string, WarmPage[]>();
+  private readonly traces = new WeakMap<PageLease, LeaseTrace>();
+  private count = 0;
+  private stopped = false;
+
+  constructor(private readonly options: WarmPagesOptions) {}
+
+  get size(): number {
+    return this.count;
+  }
+
+  /** A reset page of `account`'s, most recently used first; undefined when it has none. */
+  take(account: string): PageLease | undefined {
+    const list = this.byAccount.get(account);
+    const warm = list?.pop();
+    if (!warm || !list) return undefined;
+    if (list.length === 0) this.byAccount.delete(account);
+    clearTimeout(warm.idleTimer);
+    this.count -= 1;
+    return warm.lease;
+  }
+
+  /**
+   * Starts recording what `lease` touches; call before the page loads anything. Cookies are
+   * cleared once more here: a request the previous document left running (a beacon) may have
+   * answered with Set-Cookie after the reset.
+   */
+  async watch(lease: PageLease): Promise<void> {
+    let trace = this.traces.get(lease);
+    if (!trace) {
+      trace = { origins: new Set(), overflowed: false, uses: 0, stop: () => undefined };
+      this.traces.set(lease, trace);
+    } else {
+      await lease.context.clearCookies();
+    }
+    const record = trace;
+    const onRequest = (request: Request) => {
+      const origin = originOf(request.url());
+      if (!origin || record.origins.has(origin)) return;
+      if (record.origins.size >= MAX_ORIGINS_TO_CLEAR) record.overflowed = true;
+      else record.origins.add(origin);
+    };
+    lease.context.on('request', onRequest);
+    record.stop = () => lease.context.off('request', onRequest);
+    record.uses += 1;
+  }
+
+  /**
+   * Resets `lease` and keeps it for `account`'s next request, or closes it when it cannot be
+   * kept. `reusable` is false when the request's settings shaped the context itself.
+   */
+  async keep(account: string, lease: PageLease, reusable: boolean): Promise<void> {
+    const trace = this.traces.get(lease);
+    trace?.stop();
+    const keepable =
+      reusable && !this.stopped && this.options.maxPages > 0 && trace !== undefined && !trace.overflowed && trace.uses < this.options.maxUses && !lease.page.isClosed();
+    if (!keepable || !(await this.reset(lease, trace))) {
+      await close(lease);
+      return;
+    }
+    if (this.stopped) {
+      await close(lease);
+      return;
+    }
+    const list = this.byAccount.get(account) ?? [];
+    if (list.length >= this.options.maxPerAccount) void this.evict(list[0]!);
+    else if (this.count >= this.options.maxPages) this.evictOldest();
+    const warm: WarmPage = { lease, account, keptAt: performance.now(), idleTimer: setTimeout(() => void this.evict(warm), this.options.idleMs) };
+    warm.idleTimer.unref();
+    list.push(warm);
+    this.byAccount.set(account, list);
+    this.count += 1;
+  }
+
+  async stop(): Promise<void> {
+    this.stopped = true;
+    const all = [...this.byAccount.values()].flat();
+    this.byAccount.clear();
+    this.count = 0;
+    await Promise.all(
+      all.map((warm) => {
+        clearTimeout(warm.idleTimer);
+        return close(warm.lease);
+      }),
+    );
+  }
+
+  private async reset(lease: PageLease, trace: LeaseTrace): Promise<boolean> {
+    const { context, page } = lease;
+    let timer: NodeJS.Timeout | undefined;
+    const timedOut = new Promise<false>((resolve) => {
+      timer = setTimeout(() => resolve(false), RESET_TIMEOUT_MS);
+    });
+    const work = (async () => {
+      await Promise.all(context.pages().filter((other) => other !== page).map((other) => other.close()));
+      // Unloads the document first, so no script of it is left to write anything after the clearing.
+      await page.goto('about:blank', { waitUntil: 'commit', timeout: RESET_TIMEOUT_MS });
+      trace.cdp ??= await context.newCDPSession(page);
+      const cdp = trace.cdp;
+      await Promise.all([
+        context.clearCookies(),
+        page.setExtraHTTPHeaders({}),
+        cdp.send('Network.clearBrowserCache'),
+        cdp.send('Page.resetNavigationHistory'),
+        page.evaluate(() => {
+          window.name = '';
+        }),
+        ...[...trace.origins].map((origin) => cdp.send('Storage.clearDataForOrigin', { origin, storageTypes: 'all' })),
+      ]);
+      trace.origins.clear();
+      return true;
+    })();
+    work.catch(() => undefined);
+    try {
+      return await Promise.race([work, timedOut]);
+    } catch (error) {
+      this.options.logger.debug({ err: error }, 'a page could not be reset for reuse; closing it');
+      return false;
+    } finally {
+      clearTimeout(timer);
+    }
+  }
+
+  private evictOldest(): void {
+    // Lists are in use order, so the oldest is at the front of one of them; few accounts keep pages.
+    let oldest: WarmPage | undefined;
+    for (const list of this.byAccount.values()) {
+      const first = list[0];
+      if (first && (!oldest || first.keptAt < oldest.keptAt)) oldest = first;
+    }
+    if (oldest) void this.evict(oldest);
+  }
+
+  private async evict(warm: WarmPage): Promise<void> {
+    const list = this.byAccount.get(warm.account);
+    const index = list?.indexOf(warm) ?? -1;
+    if (list && index !== -1) {
+      list.splice(index, 1);
+      if (list.length === 0) this.byAccount.delete(warm.account);
+      this.count -= 1;
+    }
+    clearTimeout(warm.idleTimer);
+    await close(warm.lease);
+  }
+}
+
+function originOf(url: string): string | undefined {
+  if (!url.startsWith('http:') && !url.startsWith('https:')) return undefined;
+  try {
+    return new URL(url).origin;
+  } catch {
+    return undefined;
+  }
+}
+
+async function close(lease: PageLease): Promise<void> {
+  await lease.context.close().catch(() => undefined);
+}
