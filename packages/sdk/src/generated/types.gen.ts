@@ -1825,6 +1825,10 @@ export type PostV1WebScreenshotData = {
         }>;
         userAgent?: string;
         /**
+         * Keep browser state (cookies, localStorage, IndexedDB, cache) between this account's requests that name the same session; without it nothing is carried over. A session keeps the device settings (userAgent, viewport scale, mobile) of the request that opened it, lives in the browser's memory, and closes after 10 minutes unused (BROWSER_SESSION_IDLE_MS); answers in a session are never served from the cache
+         */
+        session?: string;
+        /**
          * Accept a cached result up to this many seconds old (capped by CACHE_TTL_SECONDS); 0 bypasses the cache
          */
         maxAge?: number;
@@ -1968,6 +1972,10 @@ export type PostV1WebPdfData = {
         }>;
         userAgent?: string;
         /**
+         * Keep browser state (cookies, localStorage, IndexedDB, cache) between this account's requests that name the same session; without it nothing is carried over. A session keeps the device settings (userAgent, viewport scale, mobile) of the request that opened it, lives in the browser's memory, and closes after 10 minutes unused (BROWSER_SESSION_IDLE_MS); answers in a session are never served from the cache
+         */
+        session?: string;
+        /**
          * Accept a cached result up to this many seconds old (capped by CACHE_TTL_SECONDS); 0 bypasses the cache
          */
         maxAge?: number;
@@ -2107,6 +2115,10 @@ export type PostV1WebContentData = {
             path?: string;
         }>;
         userAgent?: string;
+        /**
+         * Keep browser state (cookies, localStorage, IndexedDB, cache) between this account's requests that name the same session; without it nothing is carried over. A session keeps the device settings (userAgent, viewport scale, mobile) of the request that opened it, lives in the browser's memory, and closes after 10 minutes unused (BROWSER_SESSION_IDLE_MS); answers in a session are never served from the cache
+         */
+        session?: string;
         /**
          * Accept a cached result up to this many seconds old (capped by CACHE_TTL_SECONDS); 0 bypasses the cache
          */
@@ -2266,6 +2278,10 @@ export type PostV1WebMarkdownData = {
             path?: string;
         }>;
         userAgent?: string;
+        /**
+         * Keep browser state (cookies, localStorage, IndexedDB, cache) between this account's requests that name the same session; without it nothing is carried over. A session keeps the device settings (userAgent, viewport scale, mobile) of the request that opened it, lives in the browser's memory, and closes after 10 minutes unused (BROWSER_SESSION_IDLE_MS); answers in a session are never served from the cache
+         */
+        session?: string;
         /**
          * Accept a cached result up to this many seconds old (capped by CACHE_TTL_SECONDS); 0 bypasses the cache
          */
@@ -2439,6 +2455,10 @@ export type PostV1WebLinksData = {
         }>;
         userAgent?: string;
         /**
+         * Keep browser state (cookies, localStorage, IndexedDB, cache) between this account's requests that name the same session; without it nothing is carried over. A session keeps the device settings (userAgent, viewport scale, mobile) of the request that opened it, lives in the browser's memory, and closes after 10 minutes unused (BROWSER_SESSION_IDLE_MS); answers in a session are never served from the cache
+         */
+        session?: string;
+        /**
          * Accept a cached result up to this many seconds old (capped by CACHE_TTL_SECONDS); 0 bypasses the cache
          */
         maxAge?: number;
@@ -2598,6 +2618,10 @@ export type PostV1WebPageData = {
             path?: string;
         }>;
         userAgent?: string;
+        /**
+         * Keep browser state (cookies, localStorage, IndexedDB, cache) between this account's requests that name the same session; without it nothing is carried over. A session keeps the device settings (userAgent, viewport scale, mobile) of the request that opened it, lives in the browser's memory, and closes after 10 minutes unused (BROWSER_SESSION_IDLE_MS); answers in a session are never served from the cache
+         */
+        session?: string;
         /**
          * Accept a cached result up to this many seconds old (capped by CACHE_TTL_SECONDS); 0 bypasses the cache
          */
@@ -3019,6 +3043,10 @@ export type PostV1WebScrapeData = {
         }>;
         userAgent?: string;
         /**
+         * Keep browser state (cookies, localStorage, IndexedDB, cache) between this account's requests that name the same session; without it nothing is carried over. A session keeps the device settings (userAgent, viewport scale, mobile) of the request that opened it, lives in the browser's memory, and closes after 10 minutes unused (BROWSER_SESSION_IDLE_MS); answers in a session are never served from the cache
+         */
+        session?: string;
+        /**
          * Accept a cached result up to this many seconds old (capped by CACHE_TTL_SECONDS); 0 bypasses the cache
          */
         maxAge?: number;
@@ -3197,6 +3225,10 @@ export type PostV1WebAiExtractData = {
             path?: string;
         }>;
         userAgent?: string;
+        /**
+         * Keep browser state (cookies, localStorage, IndexedDB, cache) between this account's requests that name the same session; without it nothing is carried over. A session keeps the device settings (userAgent, viewport scale, mobile) of the request that opened it, lives in the browser's memory, and closes after 10 minutes unused (BROWSER_SESSION_IDLE_MS); answers in a session are never served from the cache
+         */
+        session?: string;
         /**
          * Accept a cached result up to this many seconds old (capped by CACHE_TTL_SECONDS); 0 bypasses the cache
          */
@@ -3799,6 +3831,10 @@ export type PostV1JobsBatchData = {
         }>;
         userAgent?: string;
         /**
+         * Keep browser state (cookies, localStorage, IndexedDB, cache) between this account's requests that name the same session; without it nothing is carried over. A session keeps the device settings (userAgent, viewport scale, mobile) of the request that opened it, lives in the browser's memory, and closes after 10 minutes unused (BROWSER_SESSION_IDLE_MS); answers in a session are never served from the cache
+         */
+        session?: string;
+        /**
          * Accept a cached result up to this many seconds old (capped by CACHE_TTL_SECONDS); 0 bypasses the cache
          */
         maxAge?: number;
@@ -4016,6 +4052,10 @@ export type PostV1JobsCrawlData = {
             path?: string;
         }>;
         userAgent?: string;
+        /**
+         * Keep browser state (cookies, localStorage, IndexedDB, cache) between this account's requests that name the same session; without it nothing is carried over. A session keeps the device settings (userAgent, viewport scale, mobile) of the request that opened it, lives in the browser's memory, and closes after 10 minutes unused (BROWSER_SESSION_IDLE_MS); answers in a session are never served from the cache
+         */
+        session?: string;
         /**
          * Accept a cached result up to this many seconds old (capped by CACHE_TTL_SECONDS); 0 bypasses the cache
          */
