@@ -130,12 +130,13 @@ async function processTable(): Promise<ProcessInfo[]> {
 }
 
 /**
- * The processes whose arguments include `marker`, and all their descendants: a flag given at
+ * The processes whose arguments include one of `markers`, and all their descendants: a flag given at
  * launch reaches the browser process but not every child it starts. Chromium's crash handlers
  * are left out (re-parented to init, no marker; a few MB each, on both sides alike).
  */
-function treeOf(table: ProcessInfo[], marker: string): Set<number> {
-  const tree = new Set(table.filter((entry) => entry.args.includes(marker)).map((entry) => entry.pid));
+function treeOf(table: ProcessInfo[], markers: Iterable<string>): Set<number> {
+  const wanted = [...markers];
+  const tree = new Set(table.filter((entry) => wanted.some((marker) => entry.args.includes(marker))).map((entry) => entry.pid));
   for (let grown = true; grown; ) {
     grown = false;
     for (const entry of table) {
@@ -261,16 +262,18 @@ async function main() {
   };
 
   // Pluck's side: this process (it hosts the server, the pool and the egress proxy) and its
-  // Chromium, found by profile directory, read again each time as the pool relaunches Chromium
-  // when it recycles.
+  // Chromium, found by profile directory. The pool relaunches Chromium when it recycles, the new
+  // one starting while the old one drains, so every profile seen is kept: a retired browser's
+  // processes are gone once it has closed.
+  const pluckProfiles = new Set<string>();
   const pluckPssKb = async () => {
     const userDataDir = ctx.browser.stats().userDataDir;
-    const chromiumTree = userDataDir ? treeOf(await processTable(), `--user-data-dir=${userDataDir}`) : [];
-    return totalPssKb(new Set([process.pid, ...chromiumTree]));
+    if (userDataDir) pluckProfiles.add(`--user-data-dir=${userDataDir}`);
+    return totalPssKb(new Set([process.pid, ...treeOf(await processTable(), pluckProfiles)]));
   };
   // The baseline's Chromium, tagged by a flag it ignores (Playwright refuses --user-data-dir in args).
   const baselineMarker = `--bench-baseline-marker=${process.pid}`;
-  const baselinePssKb = async () => totalPssKb(treeOf(await processTable(), baselineMarker));
+  const baselinePssKb = async () => totalPssKb(treeOf(await processTable(), [baselineMarker]));
   const browser = await chromium.launch({ executablePath: config.browser.chromiumPath, args: [...BASELINE_CHROMIUM_ARGS, baselineMarker] });
   // Warm both sides so neither pays for a first launch or bundle inside the measurement.
   await viaApi('markdown')();
