@@ -370,7 +370,7 @@ async function memorySeries(total: number, once: () => Promise<void>, pluckPssKb
   );
   let [started, done, pages, failures] = [0, 0, 0, 0];
   let stretch = { at: performance.now(), pages: 0 };
-  const pss = { first: NaN, last: NaN };
+  const pss = { first: NaN, last: NaN, peak: 0 };
   const heap = { first: NaN, last: NaN, peak: 0 };
   let printing = Promise.resolve();
   // Called as request `done` completes; the figures that need no await are taken at once.
@@ -383,7 +383,8 @@ async function memorySeries(total: number, once: () => Promise<void>, pluckPssKb
     printing = printing.then(async () => {
       const pssMb = (await pluckPssKb()) / 1024;
       if (Number.isNaN(pss.first)) [pss.first, heap.first] = [pssMb, heapMb];
-      [pss.last, heap.last, heap.peak] = [pssMb, heapMb, Math.max(heap.peak, heapMb)];
+      [pss.last, pss.peak] = [pssMb, Math.max(pss.peak, pssMb)];
+      [heap.last, heap.peak] = [heapMb, Math.max(heap.peak, heapMb)];
       process.stdout.write(
         `${String(requests).padStart(9)} ${pssMb.toFixed(0).padStart(8)} ${heapMb.toFixed(1).padStart(8)} ${perSecond.toFixed(2).padStart(8)}\n`,
       );
@@ -409,7 +410,7 @@ async function memorySeries(total: number, once: () => Promise<void>, pluckPssKb
   );
   await printing;
   process.stdout.write(
-    `pluckMB first ${pss.first.toFixed(0)}, last ${pss.last.toFixed(0)}, peak ${peakMb.toFixed(0)} (sampled every ${SAMPLE_MS} ms); ` +
+    `pluckMB first ${pss.first.toFixed(0)}, last ${pss.last.toFixed(0)}, peak ${Math.max(peakMb, pss.peak).toFixed(0)} (sampled every ${SAMPLE_MS} ms); ` +
       `heap used MB first ${heap.first.toFixed(1)}, last ${heap.last.toFixed(1)}, peak ${heap.peak.toFixed(1)} (at the lines above); ${failures} failures\n`,
   );
 }
