@@ -2,10 +2,15 @@
  * `npm run bench`: page-operation latency and throughput through Pluck's HTTP API, against a
  * baseline measured in the same run: plain playwright-core on the same Chromium, doing the same
  * work with a new context per page. Everything runs on loopback; figures are printed as ratios.
+ * Each (operation, concurrency) cell is measured `--rounds` times, the order of the two sides
+ * alternating between rounds so load from elsewhere hits both, with the peak memory (PSS) of each
+ * side while it ran. `--memory-series N` then sends N markdown requests and prints Pluck's memory
+ * every 500, to show whether it stays flat.
  *
  *   npm run bench -- [--requests N] [--ops content,markdown,screenshot,pdf] [--concurrency 1,4,8]
+ *                    [--rounds 2] [--multi-requests 12] [--memory-series 0]
  */
-import { mkdtemp, rm } from 'node:fs/promises';
+import { mkdtemp, readdir, readFile, rm } from 'node:fs/promises';
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
@@ -28,12 +33,19 @@ const { values } = parseArgs({
     ops: { type: 'string', default: 'content,markdown,screenshot,pdf' },
     concurrency: { type: 'string', default: '1,4,8' },
     'multi-requests': { type: 'string', default: '12' },
+    rounds: { type: 'string', default: '2' },
+    'memory-series': { type: 'string', default: '0' },
   },
 });
 const REQUESTS = Number(values.requests);
 const OPERATIONS = values.ops!.split(',') as Operation[];
 const LEVELS = values.concurrency!.split(',').map(Number);
 const MULTI_REQUESTS = Number(values['multi-requests']);
+const ROUNDS = Number(values.rounds);
+const MEMORY_SERIES = Number(values['memory-series']);
+/** How often memory is sampled while a side runs, and how many requests apart the series prints. */
+const SAMPLE_MS = 250;
+const SERIES_STEP = 500;
 
 /** A ~30 KB article page, like the issue's measurement. */
 function fixturePage(): string {
@@ -92,6 +104,141 @@ async function baselineOnce(browser: Browser, url: string, operation: Operation)
   }
 }
 
+interface ProcessInfo {
+  pid: number;
+  ppid: number;
+  args: string[];
+}
+
+/**
+ * Processes already read, with how many scans have read them. A process's parent and arguments
+ * settle within milliseconds of its start (exec, the zygote's retitling), so after a few reads
+ * they are kept rather than read again: reading two files of every process four times a second
+ * cost ~17 ms of CPU per scan on this machine, taken from whichever side was being measured.
+ */
+const seen = new Map<number, { info: ProcessInfo; reads: number }>();
+const READS_BEFORE_SETTLED = 3;
+
+/** Every process's parent and arguments, from /proc: one scan serves a whole memory sample. */
+async function processTable(): Promise<ProcessInfo[]> {
+  const pids = (await readdir('/proc')).filter((name) => /^\d+$/.test(name)).map(Number);
+  const alive = new Set(pids);
+  for (const pid of seen.keys()) if (!alive.has(pid)) seen.delete(pid);
+  await Promise.all(
+    pids.map(async (pid) => {
+      const known = seen.get(pid);
+      if (known && known.reads >= READS_BEFORE_SETTLED) return;
+      try {
+        const [cmdline, stat] = await Promise.all([readFile(`/proc/${pid}/cmdline`, 'utf8'), readFile(`/proc/${pid}/stat`, 'utf8')]);
+        // The command name in stat may hold spaces or parentheses; the fields after its last ')' do not.
+        const ppid = Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[1]);
+        // Processes forked from Chromium's zygote rewrite their title: one string, spaces between arguments.
+        seen.set(pid, { info: { pid, ppid, args: cmdline.split(/[\0 ]+/) }, reads: (known?.reads ?? 0) + 1 });
+      } catch {
+        seen.delete(pid); // exited meanwhile
+      }
+    }),
+  );
+  return [...seen.values()].map((entry) => entry.info);
+}
+
+/**
+ * The processes whose arguments include one of `markers`, and all their descendants: a flag given at
+ * launch reaches the browser process but not every child it starts. Chromium's crash handlers
+ * are left out (re-parented to init, no marker; a few MB each, on both sides alike).
+ */
+function treeOf(table: ProcessInfo[], markers: Iterable<string>): Set<number> {
+  const wanted = [...markers];
+  const tree = new Set(table.filter((entry) => wanted.some((marker) => entry.args.includes(marker))).map((entry) => entry.pid));
+  for (let grown = true; grown; ) {
+    grown = false;
+    for (const entry of table) {
+      if (!tree.has(entry.pid) && tree.has(entry.ppid)) {
+        tree.add(entry.pid);
+        grown = true;
+      }
+    }
+  }
+  return tree;
+}
+
+/**
+ * Proportional set size of one process, kB: shared pages (Chromium's binary, shared memory
+ * between its processes) count once across the processes sharing them, so PSS adds up where RSS
+ * would count them many times. 0 for a process gone or a zombie.
+ */
+async function pssKb(pid: number): Promise<number> {
+  const rollup = await readFile(`/proc/${pid}/smaps_rollup`, 'utf8').catch(() => '');
+  return Number(/^Pss:\s+(\d+) kB/m.exec(rollup)?.[1] ?? 0);
+}
+
+async function totalPssKb(pids: Iterable<number>): Promise<number> {
+  return (await Promise.all([...pids].map(pssKb))).reduce((sum, kb) => sum + kb, 0);
+}
+
+/** Runs `work` while sampling `sampleKb` every SAMPLE_MS: its result and the highest sample, in MB. */
+async function withPeakMemory<T>(sampleKb: () => Promise<number>, work: () => Promise<T>): Promise<{ result: T; peakMb: number }> {
+  let peakKb = await sampleKb();
+  let running = true;
+  const sampling = (async () => {
+    while (running) {
+      await new Promise((resolve) => setTimeout(resolve, SAMPLE_MS));
+      peakKb = Math.max(peakKb, await sampleKb());
+    }
+  })();
+  let result: T;
+  try {
+    result = await work();
+  } finally {
+    running = false;
+    await sampling; // one more sample, taken as the work ends
+  }
+  return { result, peakMb: peakKb / 1024 };
+}
+
+type Measured = { result: Figures; peakMb: number };
+
+const TABLE_HEADER = [
+  'operation'.padEnd(10),
+  'conc'.padStart(4),
+  'rnd',
+  'baseline'.padStart(9),
+  'pluck'.padStart(9),
+  'ratio'.padStart(7),
+  'base50'.padStart(7),
+  'pluck50'.padStart(7),
+  'Δp50ms'.padStart(7),
+  'base95'.padStart(7),
+  'pluck95'.padStart(7),
+  'baseMB'.padStart(7),
+  'pluckMB*'.padStart(8),
+  'fails'.padStart(5),
+].join(' ');
+const TABLE_NOTE =
+  `baseMB, pluckMB: peak PSS while that side ran, sampled every ${SAMPLE_MS} ms. *pluckMB includes this bench's Node ` +
+  "process (it hosts Pluck's server, pool and egress proxy) with Pluck's Chromium; baseMB is the baseline's Chromium alone.";
+
+/** One round of one cell, in TABLE_HEADER's columns. */
+function tableRow(operation: Operation, concurrency: number, round: number, baseline: Measured, pluck: Measured): string {
+  const [b, p] = [baseline.result, pluck.result];
+  return [
+    operation.padEnd(10),
+    String(concurrency).padStart(4),
+    String(round).padStart(3),
+    `${b.pagesPerSecond.toFixed(2)}/s`.padStart(9),
+    `${p.pagesPerSecond.toFixed(2)}/s`.padStart(9),
+    `${(p.pagesPerSecond / b.pagesPerSecond).toFixed(2)}x`.padStart(7),
+    `${b.p50.toFixed(0)}`.padStart(7),
+    `${p.p50.toFixed(0)}`.padStart(7),
+    `${p.p50 - b.p50 >= 0 ? '+' : ''}${(p.p50 - b.p50).toFixed(0)}`.padStart(7),
+    `${b.p95.toFixed(0)}`.padStart(7),
+    `${p.p95.toFixed(0)}`.padStart(7),
+    baseline.peakMb.toFixed(0).padStart(7),
+    pluck.peakMb.toFixed(0).padStart(8),
+    `${b.failures + p.failures}`.padStart(5),
+  ].join(' ');
+}
+
 async function main() {
   const html = fixturePage();
   const site = createServer((_req, res) => res.writeHead(200, { 'content-type': 'text/html' }).end(html));
@@ -127,39 +274,46 @@ async function main() {
     if (res.status !== 200) throw new Error(`HTTP ${res.status} ${body.toString('utf8', 0, 300)}`);
   };
 
-  const browser = await chromium.launch({ executablePath: config.browser.chromiumPath, args: BASELINE_CHROMIUM_ARGS });
+  // Pluck's side: this process (it hosts the server, the pool and the egress proxy) and its
+  // Chromium, found by profile directory. The pool relaunches Chromium when it recycles, the new
+  // one starting while the old one drains, so every profile seen is kept: a retired browser's
+  // processes are gone once it has closed.
+  const pluckProfiles = new Set<string>();
+  const pluckPssKb = async () => {
+    const userDataDir = ctx.browser.stats().userDataDir;
+    if (userDataDir) pluckProfiles.add(`--user-data-dir=${userDataDir}`);
+    return totalPssKb(new Set([process.pid, ...treeOf(await processTable(), pluckProfiles)]));
+  };
+  // The baseline's Chromium, tagged by a flag it ignores (Playwright refuses --user-data-dir in args).
+  const baselineMarker = `--bench-baseline-marker=${process.pid}`;
+  const baselinePssKb = async () => totalPssKb(treeOf(await processTable(), [baselineMarker]));
+  const browser = await chromium.launch({ executablePath: config.browser.chromiumPath, args: [...BASELINE_CHROMIUM_ARGS, baselineMarker] });
   // Warm both sides so neither pays for a first launch or bundle inside the measurement.
   await viaApi('markdown')();
   await baselineOnce(browser, pageUrl, 'markdown');
 
   const rows: string[] = [];
-  process.stdout.write(`Page operations, ${REQUESTS} requests per cell, ~${Math.round(html.length / 1024)} KB page, on loopback\n`);
+  process.stdout.write(`Page operations, ${REQUESTS} requests per cell, ${ROUNDS} rounds, ~${Math.round(html.length / 1024)} KB page, on loopback\n`);
   for (const operation of OPERATIONS) {
     for (const concurrency of LEVELS) {
-      const baseline = await measure(concurrency, REQUESTS, () => baselineOnce(browser, pageUrl, operation));
-      const pluck = await measure(concurrency, REQUESTS, viaApi(operation));
-      rows.push(
-        [
-          operation.padEnd(10),
-          String(concurrency).padStart(3),
-          `${baseline.pagesPerSecond.toFixed(2)}/s`.padStart(9),
-          `${pluck.pagesPerSecond.toFixed(2)}/s`.padStart(9),
-          `${(pluck.pagesPerSecond / baseline.pagesPerSecond).toFixed(2)}x`.padStart(7),
-          `${baseline.p50.toFixed(0)}`.padStart(7),
-          `${pluck.p50.toFixed(0)}`.padStart(7),
-          `${(pluck.p50 - baseline.p50 >= 0 ? '+' : '')}${(pluck.p50 - baseline.p50).toFixed(0)}`.padStart(7),
-          `${baseline.p95.toFixed(0)}`.padStart(7),
-          `${pluck.p95.toFixed(0)}`.padStart(7),
-          `${baseline.failures + pluck.failures}`.padStart(5),
-        ].join(' '),
-      );
-      process.stdout.write(`${rows.at(-1)}\n`);
+      const sides = {
+        baseline: () => withPeakMemory(baselinePssKb, () => measure(concurrency, REQUESTS, () => baselineOnce(browser, pageUrl, operation))),
+        pluck: () => withPeakMemory(pluckPssKb, () => measure(concurrency, REQUESTS, viaApi(operation))),
+      };
+      for (let round = 1; round <= ROUNDS; round += 1) {
+        // Odd rounds run the baseline first, even rounds Pluck first, so a burst of load from
+        // elsewhere is as likely to land on either side.
+        const order = round % 2 === 1 ? (['baseline', 'pluck'] as const) : (['pluck', 'baseline'] as const);
+        const measured: Partial<Record<'baseline' | 'pluck', Measured>> = {};
+        for (const side of order) measured[side] = await sides[side]();
+        rows.push(tableRow(operation, concurrency, round, measured.baseline!, measured.pluck!));
+        process.stdout.write(`${rows.at(-1)}\n`);
+      }
     }
   }
-  process.stdout.write(
-    '\noperation  conc  baseline     pluck   ratio  base50 pluck50  Δp50ms  base95 pluck95 fails\n' + rows.join('\n') + '\n',
-  );
+  process.stdout.write(`\n${TABLE_HEADER}\n${rows.join('\n')}\n${TABLE_NOTE}\n`);
   if (MULTI_REQUESTS > 0) await compareMultiFormat(base, key, pageUrl);
+  if (MEMORY_SERIES > 0) await memorySeries(MEMORY_SERIES, viaApi('markdown'), pluckPssKb);
 
   await browser.close();
   server.close();
@@ -213,6 +367,64 @@ async function compareMultiFormat(base: string, key: string, pageUrl: string): P
     `\nmarkdown + links + rawHtml + screenshot of one page, ${MULTI_REQUESTS} times each, alternating:\n` +
       `  four spec requests: median ${apart.toFixed(0)} ms, ${cost.separate} credits\n` +
       `  one /v1/web/page:   median ${one.toFixed(0)} ms, ${cost.together} credits (${(one / apart).toFixed(2)}x the time)\n`,
+  );
+}
+
+/**
+ * `total` markdown requests through the API at concurrency 4, the cache off, printing Pluck's
+ * memory every SERIES_STEP requests: whether it stays flat over thousands of requests. Only
+ * counters are kept, no latencies, so a long series holds nothing per request.
+ */
+async function memorySeries(total: number, once: () => Promise<void>, pluckPssKb: () => Promise<number>): Promise<void> {
+  const concurrency = 4;
+  process.stdout.write(
+    `\nMemory over ${total} markdown requests, concurrency ${concurrency}, cache off; pluckMB is PSS of this Node process and Pluck's Chromium:\n` +
+      `${'requests'.padStart(9)} ${'pluckMB'.padStart(8)} ${'heapMB'.padStart(8)} ${'pages/s'.padStart(8)}\n`,
+  );
+  let [started, done, pages, failures] = [0, 0, 0, 0];
+  let stretch = { at: performance.now(), pages: 0 };
+  const pss = { first: NaN, last: NaN, peak: 0 };
+  const heap = { first: NaN, last: NaN, peak: 0 };
+  let printing = Promise.resolve();
+  // Called as request `done` completes; the figures that need no await are taken at once.
+  const mark = () => {
+    const now = performance.now();
+    const perSecond = ((pages - stretch.pages) / (now - stretch.at)) * 1000;
+    stretch = { at: now, pages };
+    const heapMb = process.memoryUsage().heapUsed / 1024 / 1024;
+    const requests = done;
+    printing = printing.then(async () => {
+      const pssMb = (await pluckPssKb()) / 1024;
+      if (Number.isNaN(pss.first)) [pss.first, heap.first] = [pssMb, heapMb];
+      [pss.last, pss.peak] = [pssMb, Math.max(pss.peak, pssMb)];
+      [heap.last, heap.peak] = [heapMb, Math.max(heap.peak, heapMb)];
+      process.stdout.write(
+        `${String(requests).padStart(9)} ${pssMb.toFixed(0).padStart(8)} ${heapMb.toFixed(1).padStart(8)} ${perSecond.toFixed(2).padStart(8)}\n`,
+      );
+    });
+  };
+  const { peakMb } = await withPeakMemory(pluckPssKb, () =>
+    Promise.all(
+      Array.from({ length: concurrency }, async () => {
+        while (started < total) {
+          started += 1;
+          try {
+            await once();
+            pages += 1;
+          } catch (error) {
+            failures += 1;
+            if (failures === 1) process.stderr.write(`first failure: ${error instanceof Error ? error.message : String(error)}\n`);
+          }
+          done += 1;
+          if (done % SERIES_STEP === 0 || done === total) mark();
+        }
+      }),
+    ),
+  );
+  await printing;
+  process.stdout.write(
+    `pluckMB first ${pss.first.toFixed(0)}, last ${pss.last.toFixed(0)}, peak ${Math.max(peakMb, pss.peak).toFixed(0)} (sampled every ${SAMPLE_MS} ms); ` +
+      `heap used MB first ${heap.first.toFixed(1)}, last ${heap.last.toFixed(1)}, peak ${heap.peak.toFixed(1)} (at the lines above); ${failures} failures\n`,
   );
 }
 
