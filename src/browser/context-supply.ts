@@ -80,7 +80,7 @@ export class ContextSupply {
     const context = warm?.context ?? ready ?? (await this.createContext(options));
     try {
       const lease = warm ?? { context, page: await context.newPage() };
-      await this.warm.watch(lease);
+      await this.warm.watch(lease, Object.keys(options.extraHeaders ?? {}).length > 0);
       await applyOptions(lease, options, url);
       return lease;
     } catch (error) {

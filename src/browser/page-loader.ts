@@ -151,11 +151,17 @@ function trackMainDocument(page: Page, isProxyAnswer: (response: Response) => bo
       return false; // service-worker requests have no frame
     }
   };
+  // A reused page may still deliver an answer to a navigation of its previous request (one its
+  // reset cancelled): only navigations that started while this tracker watched count.
+  const ours = new WeakSet<Request>();
   const onRequest = (request: Request) => {
-    if (isMainNavigation(request)) state.requestUrl = request.url();
+    if (!isMainNavigation(request)) return;
+    ours.add(request);
+    state.requestUrl = request.url();
   };
   const onResponse = (response: Response) => {
-    if (!isMainNavigation(response.request())) return;
+    const request = response.request();
+    if (!ours.has(request)) return; // every redirect hop is a request of its own
     state.response = response;
     const redirect = response.status() >= 300 && response.status() < 400 && response.headers().location !== undefined;
     if (!redirect && !isProxyAnswer(response)) state.document = response;

@@ -20,6 +20,8 @@ interface LeaseTrace {
   /** More origins than reset is willing to clear one by one: the page is closed instead. */
   overflowed: boolean;
   uses: number;
+  /** The request set extra headers on the page: the next one must not send them. */
+  headersSet: boolean;
   cdp?: CDPSession;
   stop(): void;
 }
@@ -34,7 +36,7 @@ interface WarmPage {
 /** Clearing one origin is one CDP call; a page that touched more than this many is not worth resetting. */
 const MAX_ORIGINS_TO_CLEAR = 64;
 /** A reset that takes longer than this (a page refusing to unload) gives the page up. */
-const RESET_TIMEOUT_MS = 3_000;
+const RESET_TIMEOUT_MS = 5_000;
 
 /**
  * Pages kept open for the account that used them last, so its next request skips creating a
@@ -74,10 +76,10 @@ export class WarmPages {
    * cleared once more here: a request the previous document left running (a beacon) may have
    * answered with Set-Cookie after the reset.
    */
-  async watch(lease: PageLease): Promise<void> {
+  async watch(lease: PageLease, setsHeaders: boolean): Promise<void> {
     let trace = this.traces.get(lease);
     if (!trace) {
-      trace = { origins: new Set(), overflowed: false, uses: 0, stop: () => undefined };
+      trace = { origins: new Set(), overflowed: false, uses: 0, headersSet: false, stop: () => undefined };
       this.traces.set(lease, trace);
     } else {
       await lease.context.clearCookies();
@@ -92,6 +94,7 @@ export class WarmPages {
     lease.context.on('request', onRequest);
     record.stop = () => lease.context.off('request', onRequest);
     record.uses += 1;
+    record.headersSet = setsHeaders;
   }
 
   /**
@@ -143,20 +146,22 @@ export class WarmPages {
     const work = (async () => {
       await Promise.all(context.pages().filter((other) => other !== page).map((other) => other.close()));
       // Unloads the document first, so no script of it is left to write anything after the clearing.
-      await page.goto('about:blank', { waitUntil: 'commit', timeout: RESET_TIMEOUT_MS });
+      // A navigation the page started itself at that moment aborts this one: once more, then give up.
+      const blank = () => page.goto('about:blank', { waitUntil: 'commit', timeout: RESET_TIMEOUT_MS });
+      await blank().catch(() => blank());
       trace.cdp ??= await context.newCDPSession(page);
       const cdp = trace.cdp;
       await Promise.all([
         context.clearCookies(),
-        page.setExtraHTTPHeaders({}),
+        trace.headersSet ? page.setExtraHTTPHeaders({}) : undefined,
         cdp.send('Network.clearBrowserCache'),
         cdp.send('Page.resetNavigationHistory'),
-        page.evaluate(() => {
-          window.name = '';
-        }),
+        // about:blank keeps the window's name, which a page may have used as storage.
+        cdp.send('Runtime.evaluate', { expression: "window.name = ''" }),
         ...[...trace.origins].map((origin) => cdp.send('Storage.clearDataForOrigin', { origin, storageTypes: 'all' })),
       ]);
       trace.origins.clear();
+      trace.headersSet = false;
       return true;
     })();
     work.catch(() => undefined);
