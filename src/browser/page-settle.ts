@@ -187,16 +187,20 @@ export class DomActivity {
  * document is a counted request, and the DOM watch starts again on the new document.
  */
 export async function waitUntilSettled(page: Page, activity: PageActivity, deadline: number): Promise<boolean> {
-  // Installed at once but not waited for: most pages fire `load` first, and then it is not needed.
+  // Installed from the second look on, and not waited for: most pages fire `load` within a few ms
+  // of being parsed, and then no watch is needed (it costs three calls into the page). Watching
+  // from the first look instead settles a page that never fires `load` at most POLL_MS sooner.
   let watching: Promise<DomActivity | undefined> | undefined;
+  let looks = 0;
   try {
     while (performance.now() < deadline && !activity.crashed) {
       const seen = activity.events;
       // `load` with nothing in flight is a finished page, as plain `waitUntil: 'load'` takes it;
       // Chromium's error page (the page navigated somewhere that failed) will not change either.
       if ((activity.loaded && activity.pending === 0) || isErrorPage(page)) return true;
-      watching ??= DomActivity.watch(page).catch(() => undefined);
-      if (activity.pending <= MAX_PENDING_REQUESTS && activity.quietMs >= QUIET_MS) {
+      looks += 1;
+      if (looks > 1) watching ??= DomActivity.watch(page).catch(() => undefined);
+      if (watching && activity.pending <= MAX_PENDING_REQUESTS && activity.quietMs >= QUIET_MS) {
         const dom = await watching;
         const state = await dom?.state().catch(() => undefined);
         if (!state) {
