@@ -90,6 +90,7 @@ const envSchema = z.object({
   BROWSER_WARM_PAGE_IDLE_MS: positiveInt.default(30_000),
   BROWSER_WARM_PAGE_USES: positiveInt.default(100),
   BROWSER_SESSIONS_PER_ACCOUNT: positiveInt.default(5),
+  BROWSER_SESSIONS_MAX: positiveInt.default(100),
   BROWSER_SESSION_IDLE_MS: positiveInt.default(600_000),
   NAVIGATION_TIMEOUT_MAX_MS: positiveInt.default(60_000),
   EGRESS_PROXY_HOST: z.string().min(1).default('127.0.0.1'),
@@ -320,7 +321,7 @@ export interface BrowserConfig {
   /** Pages kept warm (reset) for the accounts that used them; unset: maxPages; 0: a fresh context for every request. */
   warmPages: { maxPages: number | undefined; idleMs: number; maxUses: number };
   /** Named sessions (a request's `session`): kept per account, closed when unused this long. */
-  sessions: { maxPerAccount: number; idleMs: number };
+  sessions: { maxPerAccount: number; maxTotal: number; idleMs: number };
   navigationTimeoutMaxMs: number;
 }
 
@@ -484,7 +485,7 @@ export function loadConfig(env: Record<string, string | undefined>): Config {
       recycleAfter: e.BROWSER_RECYCLE_AFTER,
       preparedContexts: e.BROWSER_PREPARED_CONTEXTS,
       warmPages: { maxPages: e.BROWSER_WARM_PAGES, idleMs: e.BROWSER_WARM_PAGE_IDLE_MS, maxUses: e.BROWSER_WARM_PAGE_USES },
-      sessions: { maxPerAccount: e.BROWSER_SESSIONS_PER_ACCOUNT, idleMs: e.BROWSER_SESSION_IDLE_MS },
+      sessions: { maxPerAccount: e.BROWSER_SESSIONS_PER_ACCOUNT, maxTotal: e.BROWSER_SESSIONS_MAX, idleMs: e.BROWSER_SESSION_IDLE_MS },
       navigationTimeoutMaxMs: e.NAVIGATION_TIMEOUT_MAX_MS,
     },
     egress: {

@@ -44,7 +44,7 @@ export interface BrowserPoolOptions {
   preparedContexts: number;
   /** Pages kept warm for the accounts that used them (default: maxPages, for 30 s, 100 requests each; maxPages 0: off). */
   warmPages?: Partial<Pick<WarmPagesOptions, 'maxPages' | 'idleMs' | 'maxUses'>>;
-  /** Named sessions (default: 5 per account, closed after 10 minutes unused). */
+  /** Named sessions (default: 5 per account, 100 in all, closed after 10 minutes unused). */
   sessions?: Partial<BrowserSessionsOptions>;
   navigationTimeoutMaxMs: number;
   policy: AddressPolicy;
@@ -236,7 +236,11 @@ export class BrowserPool implements PageRunner {
         idleMs: this.options.warmPages?.idleMs ?? 30_000,
         maxUses: this.options.warmPages?.maxUses ?? 100,
       },
-      sessions: { maxPerAccount: this.options.sessions?.maxPerAccount ?? 5, idleMs: this.options.sessions?.idleMs ?? 600_000 },
+      sessions: {
+        maxPerAccount: this.options.sessions?.maxPerAccount ?? 5,
+        maxTotal: this.options.sessions?.maxTotal ?? 100,
+        idleMs: this.options.sessions?.idleMs ?? 600_000,
+      },
     };
     const generation = new BrowserGeneration(chromium, this.proxy.browserSettings, supply, this.options.logger, () => this.onCrash(generation));
     if (this.closed) {

@@ -1,10 +1,12 @@
 import type { BrowserContext } from 'playwright-core';
 import type { PageLease } from './context-supply.js';
-import { type ContextOptions, InvalidPageOption } from './types.js';
+import { type ContextOptions, InvalidPageOption, PoolOverloaded } from './types.js';
 
 export interface BrowserSessionsOptions {
   /** Sessions one account may keep at once. */
   maxPerAccount: number;
+  /** Sessions kept at once, all accounts together: each may hold a page's worth of storage in memory. */
+  maxTotal: number;
   /** A session unused for this long is closed, with its cookies and storage. */
   idleMs: number;
 }
@@ -24,8 +26,9 @@ interface Session {
  * request to the next, by naming the same `session` again. A session is one context of its
  * account's (two accounts naming the same session get two), created with the settings of the
  * request that opened it; each request gets its own page in it. Sessions live in the browser's
- * memory only: one idle for `idleMs`, one pushed out by the account opening more than
- * `maxPerAccount`, or a browser recycled or crashed, takes its state with it.
+ * memory only: one idle for `idleMs`, one pushed out by its account opening more than
+ * `maxPerAccount` or by any account opening more than `maxTotal` (the least recently used idle
+ * one goes), or a browser recycled or crashed, takes its state with it.
  */
 export class BrowserSessions {
   private readonly sessions = new Map<string, Session>();
@@ -79,6 +82,12 @@ export class BrowserSessions {
       if (!idle) {
         throw new InvalidPageOption(`This account already has ${this.options.maxPerAccount} sessions in use; wait for one to finish`, 'session');
       }
+      this.sessions.delete(idle.key);
+      void this.close(idle);
+    }
+    if (this.sessions.size >= this.options.maxTotal) {
+      const idle = [...this.sessions.values()].filter((session) => session.inUse === 0).sort((a, b) => a.lastUsed - b.lastUsed)[0];
+      if (!idle) throw new PoolOverloaded('Every browser session is in use', 5);
       this.sessions.delete(idle.key);
       void this.close(idle);
     }

@@ -75,16 +75,25 @@ export class ContextSupply {
     }
     const ownContext = needsOwnContext(options);
     const warm = ownContext ? undefined : this.warm.take(account);
-    const ready = ownContext || warm ? undefined : this.prepared.shift();
-    if (!warm) this.refill();
-    const context = warm?.context ?? ready ?? (await this.createContext(options));
+    if (warm) {
+      // A warm page that cannot be used (its renderer died while it waited) is only a miss.
+      const ready = await this.prepare(warm, options, url).catch(() => undefined);
+      if (ready) return ready;
+    }
+    const prepared = ownContext ? undefined : this.prepared.shift();
+    this.refill();
+    const context = prepared ?? (await this.createContext(options));
+    return this.prepare({ context, page: await context.newPage().catch(closing(context)) }, options, url);
+  }
+
+  /** Sets `lease` up for one request; closes it when that fails. */
+  private async prepare(lease: PageLease, options: ContextOptions, url: string): Promise<PageLease> {
     try {
-      const lease = warm ?? { context, page: await context.newPage() };
       await this.warm.watch(lease, Object.keys(options.extraHeaders ?? {}).length > 0);
       await applyOptions(lease, options, url);
       return lease;
     } catch (error) {
-      await context.close().catch(() => undefined);
+      await closeLease(lease);
       throw error;
     }
   }
@@ -149,6 +158,14 @@ export class ContextSupply {
 
 export async function closeLease(lease: PageLease): Promise<void> {
   await lease.context.close().catch(() => undefined);
+}
+
+/** A rejection handler that closes `context` and rethrows. */
+function closing(context: BrowserContext): (error: unknown) => Promise<never> {
+  return async (error) => {
+    await context.close().catch(() => undefined);
+    throw error;
+  };
 }
 
 async function applyOptions(lease: PageLease, options: ContextOptions, url: string): Promise<void> {

@@ -1,4 +1,4 @@
-import type { CDPSession, Request } from 'playwright-core';
+import type { Request } from 'playwright-core';
 import type { Logger } from 'pino';
 import type { PageLease } from './context-supply.js';
 
@@ -22,7 +22,6 @@ interface LeaseTrace {
   uses: number;
   /** The request set extra headers on the page: the next one must not send them. */
   headersSet: boolean;
-  cdp?: CDPSession;
   stop(): void;
 }
 
@@ -36,7 +35,7 @@ interface WarmPage {
 /** Clearing one origin is one CDP call; a page that touched more than this many is not worth resetting. */
 const MAX_ORIGINS_TO_CLEAR = 64;
 /** A reset that takes longer than this (a page refusing to unload) gives the page up. */
-const RESET_TIMEOUT_MS = 5_000;
+const RESET_TIMEOUT_MS = 10_000;
 
 /**
  * Pages kept open for the account that used them last, so its next request skips creating a
@@ -149,8 +148,9 @@ export class WarmPages {
       // A navigation the page started itself at that moment aborts this one: once more, then give up.
       const blank = () => page.goto('about:blank', { waitUntil: 'commit', timeout: RESET_TIMEOUT_MS });
       await blank().catch(() => blank());
-      trace.cdp ??= await context.newCDPSession(page);
-      const cdp = trace.cdp;
+      // A session of its own each time: one kept from an earlier document can find itself
+      // attached to a frame that is no longer the page's ("Not attached to an active page").
+      const cdp = await context.newCDPSession(page);
       await Promise.all([
         context.clearCookies(),
         trace.headersSet ? page.setExtraHTTPHeaders({}) : undefined,
@@ -160,6 +160,7 @@ export class WarmPages {
         cdp.send('Runtime.evaluate', { expression: "window.name = ''" }),
         ...[...trace.origins].map((origin) => cdp.send('Storage.clearDataForOrigin', { origin, storageTypes: 'all' })),
       ]);
+      await cdp.detach().catch(() => undefined);
       trace.origins.clear();
       trace.headersSet = false;
       return true;

@@ -198,6 +198,24 @@ describe('warm pages and sessions', () => {
     await vi.waitFor(() => expect(brief.stats().sessions).toBe(0), { timeout: 5_000 });
   });
 
+  it('keeps at most BROWSER_SESSIONS_MAX sessions in all, closing the least recently used idle one', async () => {
+    const engine = pool({ sessions: { maxTotal: 2, idleMs: 60_000 } });
+    const open = (account: string) =>
+      visit(engine, { session: 's', cookies: [{ name: 'n', value: account, url: site.origin }] }, { url: `${site.origin}/read` }, async () => undefined, {
+        account,
+      });
+    const cookies = (account: string) =>
+      visit(engine, { session: 's' }, { url: `${site.origin}/read` }, ({ context }) => context.cookies().then((all) => all.map((c) => c.value)), {
+        account,
+      });
+    await open('account-x');
+    await open('account-y');
+    await open('account-z');
+    expect(engine.stats().sessions).toBe(2);
+    expect(await cookies('account-z')).toEqual(['account-z']);
+    expect(await cookies('account-x'), "the oldest session, another account's, was closed").toEqual([]);
+  });
+
   it('turns a new session away while every session of the account is in use', async () => {
     const engine = pool({ sessions: { maxPerAccount: 1 } });
     let release: () => void = () => undefined;
