@@ -38,7 +38,7 @@ const { values } = parseArgs({
   },
 });
 const REQUESTS = Number(values.requests);
-const OPERATIONS = values.ops!.split(',') as Operation[];
+const OPERATIONS = values.ops!.split(',').filter(Boolean) as Operation[]; // --ops '': the memory series alone
 const LEVELS = values.concurrency!.split(',').map(Number);
 const MULTI_REQUESTS = Number(values['multi-requests']);
 const ROUNDS = Number(values.rounds);
