@@ -49,7 +49,7 @@ export class BrowserSessions {
     session.inUse += 1;
     clearTimeout(session.idleTimer);
     try {
-      return { context: session.context, page: await session.context.newPage() };
+      return { context: session.context, page: await session.context.newPage(), shared: true };
     } catch (error) {
       this.release(session.context);
       throw error;

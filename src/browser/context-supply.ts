@@ -12,6 +12,8 @@ export const DEFAULT_VIEWPORT = { width: 1280, height: 800 };
 export interface PageLease {
   context: BrowserContext;
   page: Page;
+  /** The context outlives this request (a named session's): closing the lease closes only its page. */
+  shared?: boolean;
 }
 
 /** Settings every context gets, whatever the caller asks. */
@@ -157,7 +159,7 @@ export class ContextSupply {
 }
 
 export async function closeLease(lease: PageLease): Promise<void> {
-  await lease.context.close().catch(() => undefined);
+  await (lease.shared ? lease.page : lease.context).close().catch(() => undefined);
 }
 
 /** A rejection handler that closes `context` and rethrows. */

@@ -216,6 +216,28 @@ describe('warm pages and sessions', () => {
     expect(await cookies('account-x'), "the oldest session, another account's, was closed").toEqual([]);
   });
 
+  it('closes only the page of a session request whose caller went away, not the session', async () => {
+    const engine = pool();
+    const read = { url: `${site.origin}/read` };
+    await visit(engine, { session: 'kept', cookies: [{ name: 'n', value: 'kept', url: site.origin }] }, read, async () => undefined, { account: 'account-k' });
+    const caller = new AbortController();
+    const gone = engine.withLoadedPage(
+      { session: 'kept' },
+      read,
+      async ({ page }) => {
+        caller.abort();
+        await page.waitForTimeout(10_000);
+      },
+      { account: 'account-k', signal: caller.signal },
+    );
+    expect((await rejectionOf(gone)).name).toBe('RequestAborted');
+    await vi.waitFor(() => expect(engine.stats().activePages).toBe(0));
+    const cookies = await visit(engine, { session: 'kept' }, read, ({ context }) => context.cookies().then((all) => all.map((c) => c.value)), {
+      account: 'account-k',
+    });
+    expect(cookies).toEqual(['kept']);
+  });
+
   it('turns a new session away while every session of the account is in use', async () => {
     const engine = pool({ sessions: { maxPerAccount: 1 } });
     let release: () => void = () => undefined;
