@@ -56,11 +56,6 @@ export class BrowserSessions {
     }
   }
 
-  /** Whether `lease` is a session's: its page closes after the request, its context stays. */
-  owns(lease: PageLease): boolean {
-    return this.find(lease.context) !== undefined;
-  }
-
   /** After a request in a session: the page closes, the session stays for its next request. */
   async giveBack(lease: PageLease): Promise<void> {
     await lease.page.close().catch(() => undefined);

@@ -102,7 +102,7 @@ export class ContextSupply {
 
   /** After a request: `lease` is reset and kept warm for `account` when it may be (`mayKeep`, the browser staying), else closed. */
   async giveBack(lease: PageLease, options: ContextOptions, account: string, mayKeep: boolean): Promise<void> {
-    if (this.sessions.owns(lease)) await this.sessions.giveBack(lease);
+    if (lease.shared) await this.sessions.giveBack(lease);
     else await this.warm.keep(account, lease, mayKeep && !needsOwnContext(options));
   }
 
