@@ -25,7 +25,7 @@ export interface MeteredRequest<T> {
   /** Ledger reason, e.g. `web:search`. */
   operation: string;
   cost: number;
-  cache: Pick<CacheLookup<T>, 'key' | 'maxAgeSeconds' | 'isUsable' | 'toCacheValue'>;
+  cache: Pick<CacheLookup<T>, 'key' | 'maxAgeSeconds' | 'isUsable' | 'toCacheValue' | 'shouldStore'>;
   /** A result answered without charge, and not cached (an empty page: a retry may find more). */
   isFree?: (value: T) => boolean;
   /** A failure charged all the same (it answers with X-Credits-Cost); every other failure is refunded. */
@@ -55,7 +55,7 @@ export async function runMetered<T>(deps: MeteredDeps, request: MeteredRequest<T
       userId: principal.userId,
       ttlSeconds: deps.config.web.cacheTtlSeconds,
       log,
-      shouldStore: isFree && ((value: T) => !isFree(value)),
+      shouldStore: (value: T) => (request.cache.shouldStore?.(value) ?? true) && !isFree?.(value),
     };
     const { chargesFailure } = request;
     const charged = { principal, cost, operation, requestId, isFree: isFree && (({ value }: { value: T }) => isFree(value)), chargesFailure };

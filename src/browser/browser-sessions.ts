@@ -73,7 +73,7 @@ export class BrowserSessions {
     if (this.stopped) throw new Error('The browser is closing');
     const mine = [...this.sessions.values()].filter((session) => session.account === account);
     if (mine.length >= this.options.maxPerAccount) {
-      const idle = mine.filter((session) => session.inUse === 0).sort((a, b) => a.lastUsed - b.lastUsed)[0];
+      const idle = leastRecentlyUsedIdle(mine);
       if (!idle) {
         throw new InvalidPageOption(`This account already has ${this.options.maxPerAccount} sessions in use; wait for one to finish`, 'session');
       }
@@ -81,7 +81,7 @@ export class BrowserSessions {
       void this.close(idle);
     }
     if (this.sessions.size >= this.options.maxTotal) {
-      const idle = [...this.sessions.values()].filter((session) => session.inUse === 0).sort((a, b) => a.lastUsed - b.lastUsed)[0];
+      const idle = leastRecentlyUsedIdle(this.sessions.values());
       if (!idle) throw new PoolOverloaded('Every browser session is in use', 5);
       this.sessions.delete(idle.key);
       void this.close(idle);
@@ -123,6 +123,12 @@ export class BrowserSessions {
     clearTimeout(session.idleTimer);
     await session.context.close().catch(() => undefined);
   }
+}
+
+function leastRecentlyUsedIdle(sessions: Iterable<Session>): Session | undefined {
+  let oldest: Session | undefined;
+  for (const session of sessions) if (session.inUse === 0 && (!oldest || session.lastUsed < oldest.lastUsed)) oldest = session;
+  return oldest;
 }
 
 function keyOf(account: string, name: string): string {

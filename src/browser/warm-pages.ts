@@ -1,6 +1,6 @@
 import type { Request } from 'playwright-core';
 import type { Logger } from 'pino';
-import type { PageLease } from './context-supply.js';
+import { closeLease, type PageLease } from './context-supply.js';
 
 export interface WarmPagesOptions {
   /** Warm pages kept at most, all accounts together (0: none, every request gets a fresh context). */
@@ -106,11 +106,11 @@ export class WarmPages {
     const keepable =
       reusable && !this.stopped && this.options.maxPages > 0 && trace !== undefined && !trace.overflowed && trace.uses < this.options.maxUses && !lease.page.isClosed();
     if (!keepable || !(await this.reset(lease, trace))) {
-      await close(lease);
+      await closeLease(lease);
       return;
     }
     if (this.stopped) {
-      await close(lease);
+      await closeLease(lease);
       return;
     }
     const list = this.byAccount.get(account) ?? [];
@@ -131,7 +131,7 @@ export class WarmPages {
     await Promise.all(
       all.map((warm) => {
         clearTimeout(warm.idleTimer);
-        return close(warm.lease);
+        return closeLease(warm.lease);
       }),
     );
   }
@@ -195,7 +195,7 @@ export class WarmPages {
       this.count -= 1;
     }
     clearTimeout(warm.idleTimer);
-    await close(warm.lease);
+    await closeLease(warm.lease);
   }
 }
 
@@ -206,8 +206,4 @@ function originOf(url: string): string | undefined {
   } catch {
     return undefined;
   }
-}
-
-async function close(lease: PageLease): Promise<void> {
-  await lease.context.close().catch(() => undefined);
 }

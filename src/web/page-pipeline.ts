@@ -86,8 +86,9 @@ export class PagePipeline {
       cost: costOf(outputs, config.web.creditCosts),
       cache: {
         key: cacheKey('v1', job.operation, jobFingerprint(job, outputs.json ? ai.variant : undefined)),
-        // A session's state shapes the answer, and no cache key can name that state.
+        // A session's state shapes the answer, and no cache key can name that state: neither read nor stored.
         maxAgeSeconds: job.page.session === undefined ? job.page.maxAge : 0,
+        shouldStore: () => job.page.session === undefined,
         isUsable: (cached: PageResult) => this.capturesExist(cached),
       },
       isFree: (result: PageResult) => isEmptyMarkdownAnswer(outputs, result),
