@@ -1,6 +1,7 @@
 import type { Browser, BrowserContext, BrowserContextOptions, Page } from 'playwright-core';
 import type { Logger } from 'pino';
 import type { BrowserProxySettings } from '../net/egress-proxy.js';
+import { contextProxy, logInToProxy } from './proxy-login.js';
 import { type ContextOptions, InvalidPageOption } from './types.js';
 import { BrowserSessions, type BrowserSessionsOptions } from './browser-sessions.js';
 import type { WarmPages } from './warm-pages.js';
@@ -47,8 +48,8 @@ export class ContextSupply {
   private stopped = false;
 
   /**
-   * @param proxy the egress proxy with its credentials, set on every context (the only way to
-   *   route a remote browser's traffic, and it carries the credentials for a local one).
+   * @param proxy the egress proxy, set on every context (the only way to route a remote
+   *   browser's traffic), and its credentials, with which each new context logs in once.
    * @param shouldPrepare whether now is a good time: preparing only pays while nobody waits.
    */
   constructor(
@@ -60,7 +61,7 @@ export class ContextSupply {
     sessions: BrowserSessionsOptions,
     private readonly logger: Logger,
   ) {
-    this.sessions = new BrowserSessions(sessions, (options) => this.createContext(options));
+    this.sessions = new BrowserSessions(sessions, (options) => this.createLoggedInContext(options));
   }
 
   /** A page set up as `options` asks for `account`; `url` is the default for cookies that name no site. */
@@ -84,8 +85,12 @@ export class ContextSupply {
     }
     const prepared = ownContext ? undefined : this.prepared.shift();
     this.refill();
-    const context = prepared ?? (await this.createContext(options));
-    return this.prepare({ context, page: await context.newPage().catch(closing(context)) }, options, url);
+    if (prepared) return this.prepare({ context: prepared, page: await prepared.newPage().catch(closing(prepared)) }, options, url);
+    // Created on the request path: it logs in to the proxy through the request's own page.
+    const context = await this.createContext(options);
+    const page = await context.newPage().catch(closing(context));
+    await logInToProxy(context, page, this.proxy).catch(closing(context));
+    return this.prepare({ context, page }, options, url);
   }
 
   /** Sets `lease` up for one request; closes it when that fails. */
@@ -125,7 +130,7 @@ export class ContextSupply {
   refill(): void {
     while (!this.stopped && this.prepared.length + this.preparing < this.preparedTarget && this.shouldPrepare()) {
       this.preparing += 1;
-      this.createContext({}).then(
+      this.createLoggedInContext({}).then(
         (context) => {
           this.preparing -= 1;
           if (this.stopped) void context.close().catch(() => undefined);
@@ -144,10 +149,22 @@ export class ContextSupply {
     await Promise.all([this.warm.stop(), this.sessions.stop(), ...this.prepared.splice(0).map((context) => context.close().catch(() => undefined))]);
   }
 
+  /**
+   * A context logged in to the proxy through a page of its own, closed afterwards: for contexts
+   * made ahead (the login off the request path) and sessions' (whose pages come and go).
+   */
+  private async createLoggedInContext(options: ContextOptions): Promise<BrowserContext> {
+    const context = await this.createContext(options);
+    const page = await context.newPage().catch(closing(context));
+    await logInToProxy(context, page, this.proxy).catch(closing(context));
+    await page.close().catch(closing(context));
+    return context;
+  }
+
   private createContext(options: ContextOptions): Promise<BrowserContext> {
     return this.browser.newContext({
       ...FIXED_SETTINGS,
-      proxy: this.proxy,
+      proxy: contextProxy(this.proxy),
       viewport: options.viewport ?? DEFAULT_VIEWPORT,
       deviceScaleFactor: options.deviceScaleFactor,
       isMobile: options.isMobile,

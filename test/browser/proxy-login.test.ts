@@ -1,0 +1,60 @@
+import type { ServerResponse } from 'node:http';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import type { BrowserPool } from '../../src/browser/browser-pool.js';
+import { type RecordingServer, startRecordingServer } from '../helpers/recording-server.js';
+import { createTestPool } from './test-pool.js';
+
+const html = (body: string) => (_req: unknown, res: ServerResponse) =>
+  res.writeHead(200, { 'content-type': 'text/html' }).end(`<!doctype html><html><body>${body}</body></html>`);
+
+/**
+ * A context logs in to the egress proxy once and Chromium sends the credentials itself from then
+ * on (src/browser/proxy-login.ts), instead of Playwright pausing every request to answer the
+ * proxy, which also turned the HTTP cache off.
+ */
+describe.each([
+  { made: 'on the request path', preparedContexts: 0 },
+  { made: 'ahead of the request', preparedContexts: 1 },
+])('a context made $made, logged in to the egress proxy', ({ preparedContexts }) => {
+  let site: RecordingServer;
+  let pool: BrowserPool;
+
+  beforeAll(async () => {
+    site = await startRecordingServer({
+      '/twice': html(`<script>
+        window.done = (async () => {
+          const first = await (await fetch('/data.json')).text();
+          const second = await (await fetch('/data.json')).text();
+          const socket = await new Promise((ok) => { const s = new WebSocket('ws://' + location.host + '/socket'); s.onopen = () => { s.close(); ok('open'); }; s.onerror = () => ok('error'); });
+          window.open('/popup', 'popup');
+          return { first, second, socket };
+        })();
+      </script>`),
+      '/data.json': (_req, res) => res.writeHead(200, { 'content-type': 'application/json', 'cache-control': 'max-age=3600' }).end('{"n":1}'),
+      '/popup': html('<p>popup</p>'),
+    });
+    pool = createTestPool({ allowPrivateHosts: [site.hostPort], preparedContexts });
+    if (preparedContexts > 0) {
+      // Another account's request starts the browser, and a context is made ahead for the next one.
+      await pool.withLoadedPage({}, { url: `${site.origin}/popup` }, async () => undefined, { account: 'someone else' });
+      await vi.waitFor(() => expect(pool.stats().preparedContexts).toBe(preparedContexts), { timeout: 10_000 });
+    }
+  });
+  afterAll(async () => {
+    await pool.close();
+    await site.close();
+  });
+
+  it('sends page requests, tunnels and popups through the proxy with the context’s own credentials, the HTTP cache on', async () => {
+    const popupsBefore = site.hitsTo('/popup').length;
+    const seen = await pool.withLoadedPage({}, { url: `${site.origin}/twice` }, async ({ page }) => {
+      const result = await page.evaluate(() => (window as unknown as { done: Promise<Record<string, string>> }).done);
+      await vi.waitFor(() => expect(site.hitsTo('/popup')).toHaveLength(popupsBefore + 1));
+      return result;
+    });
+    expect(seen).toEqual({ first: '{"n":1}', second: '{"n":1}', socket: 'open' });
+    // The second fetch came from the context's cache: with Playwright answering the proxy, both reached the site.
+    expect(site.hitsTo('/data.json')).toHaveLength(1);
+    expect(site.hits.filter((hit) => hit.upgrade)).toHaveLength(1);
+  });
+});
