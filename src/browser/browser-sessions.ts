@@ -56,8 +56,13 @@ export class BrowserSessions {
     }
   }
 
-  /** After a request in a session: the page closes, the session stays for its next request. */
+  /**
+   * After a request in a session: the page closes, the session stays for its next request. The
+   * context's HTTP cache (in memory, up to tens of MB per context) is emptied first, so an idle
+   * session holds only the state its pages chose to keep (cookies, storage).
+   */
   async giveBack(lease: PageLease): Promise<void> {
+    await emptyHttpCache(lease).catch(() => undefined);
     await lease.page.close().catch(() => undefined);
     this.release(lease.context);
   }
@@ -133,4 +138,13 @@ function leastRecentlyUsedIdle(sessions: Iterable<Session>): Session | undefined
 
 function keyOf(account: string, name: string): string {
   return `${account}\u0000${name}`;
+}
+
+async function emptyHttpCache({ context, page }: PageLease): Promise<void> {
+  const devtools = await context.newCDPSession(page);
+  try {
+    await devtools.send('Network.clearBrowserCache');
+  } finally {
+    await devtools.detach().catch(() => undefined);
+  }
 }

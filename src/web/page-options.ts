@@ -79,7 +79,7 @@ export const pageFields = {
     .optional()
     .openapi({
       description:
-        "Keep browser state (cookies, localStorage, IndexedDB, cache) between this account's requests that name the same session; without it nothing is carried over. A session keeps the device settings (userAgent, viewport scale, mobile) of the request that opened it, lives in the browser's memory, and closes after 10 minutes unused (BROWSER_SESSION_IDLE_MS); answers in a session are never served from the cache",
+        "Keep browser state (cookies, localStorage, IndexedDB, Cache Storage) between this account's requests that name the same session; without it nothing is carried over. A session keeps the device settings (userAgent, viewport scale, mobile) of the request that opened it, lives in the browser's memory, and closes after 10 minutes unused (BROWSER_SESSION_IDLE_MS); answers in a session are never served from the cache",
       example: 'checkout-flow',
     }),
   maxAge: maxAgeField,

@@ -172,6 +172,12 @@ describe('warm pages and sessions', () => {
     expect(kept.cookie).toContain('header_cookie=a');
     // Per tab, as in a browser: each request has its own page.
     expect(kept.sessionStorage).toBeNull();
+    // The HTTP cache is not kept (it would hold memory while the session idles): the cacheable answer is fetched again.
+    const fetchedBefore = site.hitsTo('/cacheable').length;
+    await visit(engine, { session: 'cart' }, { url: `${site.origin}/read` }, ({ page }) => page.evaluate(() => fetch('/cacheable').then((answer) => answer.text())), {
+      account: 'account-s',
+    });
+    expect(site.hitsTo('/cacheable')).toHaveLength(fetchedBefore + 1);
 
     // Without the session, another session's name, or another account naming the same session: nothing.
     expect(await read('account-s')).toMatchObject(NOTHING);

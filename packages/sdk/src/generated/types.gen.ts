@@ -1825,7 +1825,7 @@ export type PostV1WebScreenshotData = {
         }>;
         userAgent?: string;
         /**
-         * Keep browser state (cookies, localStorage, IndexedDB, cache) between this account's requests that name the same session; without it nothing is carried over. A session keeps the device settings (userAgent, viewport scale, mobile) of the request that opened it, lives in the browser's memory, and closes after 10 minutes unused (BROWSER_SESSION_IDLE_MS); answers in a session are never served from the cache
+         * Keep browser state (cookies, localStorage, IndexedDB, Cache Storage) between this account's requests that name the same session; without it nothing is carried over. A session keeps the device settings (userAgent, viewport scale, mobile) of the request that opened it, lives in the browser's memory, and closes after 10 minutes unused (BROWSER_SESSION_IDLE_MS); answers in a session are never served from the cache
          */
         session?: string;
         /**
@@ -1972,7 +1972,7 @@ export type PostV1WebPdfData = {
         }>;
         userAgent?: string;
         /**
-         * Keep browser state (cookies, localStorage, IndexedDB, cache) between this account's requests that name the same session; without it nothing is carried over. A session keeps the device settings (userAgent, viewport scale, mobile) of the request that opened it, lives in the browser's memory, and closes after 10 minutes unused (BROWSER_SESSION_IDLE_MS); answers in a session are never served from the cache
+         * Keep browser state (cookies, localStorage, IndexedDB, Cache Storage) between this account's requests that name the same session; without it nothing is carried over. A session keeps the device settings (userAgent, viewport scale, mobile) of the request that opened it, lives in the browser's memory, and closes after 10 minutes unused (BROWSER_SESSION_IDLE_MS); answers in a session are never served from the cache
          */
         session?: string;
         /**
@@ -2116,7 +2116,7 @@ export type PostV1WebContentData = {
         }>;
         userAgent?: string;
         /**
-         * Keep browser state (cookies, localStorage, IndexedDB, cache) between this account's requests that name the same session; without it nothing is carried over. A session keeps the device settings (userAgent, viewport scale, mobile) of the request that opened it, lives in the browser's memory, and closes after 10 minutes unused (BROWSER_SESSION_IDLE_MS); answers in a session are never served from the cache
+         * Keep browser state (cookies, localStorage, IndexedDB, Cache Storage) between this account's requests that name the same session; without it nothing is carried over. A session keeps the device settings (userAgent, viewport scale, mobile) of the request that opened it, lives in the browser's memory, and closes after 10 minutes unused (BROWSER_SESSION_IDLE_MS); answers in a session are never served from the cache
          */
         session?: string;
         /**
@@ -2279,7 +2279,7 @@ export type PostV1WebMarkdownData = {
         }>;
         userAgent?: string;
         /**
-         * Keep browser state (cookies, localStorage, IndexedDB, cache) between this account's requests that name the same session; without it nothing is carried over. A session keeps the device settings (userAgent, viewport scale, mobile) of the request that opened it, lives in the browser's memory, and closes after 10 minutes unused (BROWSER_SESSION_IDLE_MS); answers in a session are never served from the cache
+         * Keep browser state (cookies, localStorage, IndexedDB, Cache Storage) between this account's requests that name the same session; without it nothing is carried over. A session keeps the device settings (userAgent, viewport scale, mobile) of the request that opened it, lives in the browser's memory, and closes after 10 minutes unused (BROWSER_SESSION_IDLE_MS); answers in a session are never served from the cache
          */
         session?: string;
         /**
@@ -2455,7 +2455,7 @@ export type PostV1WebLinksData = {
         }>;
         userAgent?: string;
         /**
-         * Keep browser state (cookies, localStorage, IndexedDB, cache) between this account's requests that name the same session; without it nothing is carried over. A session keeps the device settings (userAgent, viewport scale, mobile) of the request that opened it, lives in the browser's memory, and closes after 10 minutes unused (BROWSER_SESSION_IDLE_MS); answers in a session are never served from the cache
+         * Keep browser state (cookies, localStorage, IndexedDB, Cache Storage) between this account's requests that name the same session; without it nothing is carried over. A session keeps the device settings (userAgent, viewport scale, mobile) of the request that opened it, lives in the browser's memory, and closes after 10 minutes unused (BROWSER_SESSION_IDLE_MS); answers in a session are never served from the cache
          */
         session?: string;
         /**
@@ -2619,7 +2619,7 @@ export type PostV1WebPageData = {
         }>;
         userAgent?: string;
         /**
-         * Keep browser state (cookies, localStorage, IndexedDB, cache) between this account's requests that name the same session; without it nothing is carried over. A session keeps the device settings (userAgent, viewport scale, mobile) of the request that opened it, lives in the browser's memory, and closes after 10 minutes unused (BROWSER_SESSION_IDLE_MS); answers in a session are never served from the cache
+         * Keep browser state (cookies, localStorage, IndexedDB, Cache Storage) between this account's requests that name the same session; without it nothing is carried over. A session keeps the device settings (userAgent, viewport scale, mobile) of the request that opened it, lives in the browser's memory, and closes after 10 minutes unused (BROWSER_SESSION_IDLE_MS); answers in a session are never served from the cache
          */
         session?: string;
         /**
@@ -3043,7 +3043,7 @@ export type PostV1WebScrapeData = {
         }>;
         userAgent?: string;
         /**
-         * Keep browser state (cookies, localStorage, IndexedDB, cache) between this account's requests that name the same session; without it nothing is carried over. A session keeps the device settings (userAgent, viewport scale, mobile) of the request that opened it, lives in the browser's memory, and closes after 10 minutes unused (BROWSER_SESSION_IDLE_MS); answers in a session are never served from the cache
+         * Keep browser state (cookies, localStorage, IndexedDB, Cache Storage) between this account's requests that name the same session; without it nothing is carried over. A session keeps the device settings (userAgent, viewport scale, mobile) of the request that opened it, lives in the browser's memory, and closes after 10 minutes unused (BROWSER_SESSION_IDLE_MS); answers in a session are never served from the cache
          */
         session?: string;
         /**
@@ -3226,7 +3226,7 @@ export type PostV1WebAiExtractData = {
         }>;
         userAgent?: string;
         /**
-         * Keep browser state (cookies, localStorage, IndexedDB, cache) between this account's requests that name the same session; without it nothing is carried over. A session keeps the device settings (userAgent, viewport scale, mobile) of the request that opened it, lives in the browser's memory, and closes after 10 minutes unused (BROWSER_SESSION_IDLE_MS); answers in a session are never served from the cache
+         * Keep browser state (cookies, localStorage, IndexedDB, Cache Storage) between this account's requests that name the same session; without it nothing is carried over. A session keeps the device settings (userAgent, viewport scale, mobile) of the request that opened it, lives in the browser's memory, and closes after 10 minutes unused (BROWSER_SESSION_IDLE_MS); answers in a session are never served from the cache
          */
         session?: string;
         /**
@@ -3831,7 +3831,7 @@ export type PostV1JobsBatchData = {
         }>;
         userAgent?: string;
         /**
-         * Keep browser state (cookies, localStorage, IndexedDB, cache) between this account's requests that name the same session; without it nothing is carried over. A session keeps the device settings (userAgent, viewport scale, mobile) of the request that opened it, lives in the browser's memory, and closes after 10 minutes unused (BROWSER_SESSION_IDLE_MS); answers in a session are never served from the cache
+         * Keep browser state (cookies, localStorage, IndexedDB, Cache Storage) between this account's requests that name the same session; without it nothing is carried over. A session keeps the device settings (userAgent, viewport scale, mobile) of the request that opened it, lives in the browser's memory, and closes after 10 minutes unused (BROWSER_SESSION_IDLE_MS); answers in a session are never served from the cache
          */
         session?: string;
         /**
@@ -4053,7 +4053,7 @@ export type PostV1JobsCrawlData = {
         }>;
         userAgent?: string;
         /**
-         * Keep browser state (cookies, localStorage, IndexedDB, cache) between this account's requests that name the same session; without it nothing is carried over. A session keeps the device settings (userAgent, viewport scale, mobile) of the request that opened it, lives in the browser's memory, and closes after 10 minutes unused (BROWSER_SESSION_IDLE_MS); answers in a session are never served from the cache
+         * Keep browser state (cookies, localStorage, IndexedDB, Cache Storage) between this account's requests that name the same session; without it nothing is carried over. A session keeps the device settings (userAgent, viewport scale, mobile) of the request that opened it, lives in the browser's memory, and closes after 10 minutes unused (BROWSER_SESSION_IDLE_MS); answers in a session are never served from the cache
          */
         session?: string;
         /**
