@@ -1,5 +1,6 @@
 import type { BrowserContext, BrowserContextOptions, Page } from 'playwright-core';
 import { type BrowserProxySettings, EGRESS_PROBE_URL } from '../net/egress-proxy.js';
+import { BrowserCrashed } from './types.js';
 
 const LOGIN_TIMEOUT_MS = 10_000;
 
@@ -49,7 +50,8 @@ export async function logInToProxy(context: BrowserContext, page: Page, proxy: B
     await Promise.race([probe, new Promise((_, reject) => (timer = setTimeout(() => reject(new Error('timed out')), LOGIN_TIMEOUT_MS)))]);
     if (status !== 200) throw new Error(`probe status ${status ?? 'none'}`);
   } catch (error) {
-    throw new Error(`The browser could not log in to the egress proxy: ${error instanceof Error ? error.message : String(error)}`, { cause: error });
+    const reason = error instanceof Error ? error.message : String(error);
+    throw new BrowserCrashed(`A new browser context could not log in to the egress proxy (${reason}); retrying is safe`, { cause: error });
   } finally {
     clearTimeout(timer);
     await devtools.detach().catch(() => undefined);

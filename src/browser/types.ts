@@ -109,7 +109,7 @@ export class RequestAborted extends Error {
   }
 }
 
-/** Chromium died or disconnected while the request was using it: 503, safe to retry. */
+/** Chromium died or disconnected while the request was using it, or a new context of it could not be set up: 503, safe to retry. */
 export class BrowserCrashed extends Error {
   constructor(message: string, options?: { cause?: unknown }) {
     super(message, options);

@@ -1,6 +1,14 @@
 import type { ServerResponse } from 'node:http';
+import pino from 'pino';
+import { type Browser, chromium } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { BASELINE_CHROMIUM_ARGS } from '../../scripts/baseline-chromium.js';
 import type { BrowserPool } from '../../src/browser/browser-pool.js';
+import { contextProxy, logInToProxy } from '../../src/browser/proxy-login.js';
+import { BrowserCrashed } from '../../src/browser/types.js';
+import { loadConfig } from '../../src/config.js';
+import { AddressPolicy } from '../../src/net/address-policy.js';
+import { EgressProxy } from '../../src/net/egress-proxy.js';
 import { type RecordingServer, startRecordingServer } from '../helpers/recording-server.js';
 import { createTestPool } from './test-pool.js';
 
@@ -56,5 +64,34 @@ describe.each([
     // The second fetch came from the context's cache: with Playwright answering the proxy, both reached the site.
     expect(site.hitsTo('/data.json')).toHaveLength(1);
     expect(site.hits.filter((hit) => hit.upgrade)).toHaveLength(1);
+  });
+});
+
+describe('the proxy login itself', () => {
+  let proxy: EgressProxy;
+  let browser: Browser;
+  beforeAll(async () => {
+    proxy = new EgressProxy({ policy: new AddressPolicy(), logger: pino({ level: 'silent' }) });
+    await proxy.start();
+    browser = await chromium.launch({ executablePath: loadConfig({}).browser.chromiumPath, args: [...BASELINE_CHROMIUM_ARGS, `--proxy-server=${proxy.url}`] });
+  });
+  afterAll(async () => {
+    await browser.close();
+    await proxy.close();
+  });
+
+  it('fails as a retryable browser failure when the proxy does not take the credentials, and leaves no request paused', async () => {
+    const wrong = { ...proxy.browserSettings, password: 'not-the-password' };
+    const context = await browser.newContext({ proxy: contextProxy(wrong) });
+    const page = await context.newPage();
+    const failure = await logInToProxy(context, page, wrong).then(
+      () => undefined,
+      (error: unknown) => error,
+    );
+    expect(failure).toBeInstanceOf(BrowserCrashed);
+    expect((failure as Error).message).toContain('could not log in to the egress proxy');
+    // The same page logs in with the right credentials afterwards: the failed attempt left nothing intercepted.
+    await logInToProxy(context, page, proxy.browserSettings);
+    await context.close();
   });
 });
