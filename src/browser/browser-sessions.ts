@@ -1,4 +1,5 @@
 import type { BrowserContext } from 'playwright-core';
+import { withDevtools } from '../extract/page-script.js';
 import type { PageLease } from './context-supply.js';
 import { type ContextOptions, InvalidPageOption, PoolOverloaded } from './types.js';
 
@@ -62,7 +63,7 @@ export class BrowserSessions {
    * session holds only the state its pages chose to keep (cookies, storage).
    */
   async giveBack(lease: PageLease): Promise<void> {
-    await emptyHttpCache(lease).catch(() => undefined);
+    await withDevtools(lease.page, (devtools) => devtools.send('Network.clearBrowserCache')).catch(() => undefined);
     await lease.page.close().catch(() => undefined);
     this.release(lease.context);
   }
@@ -138,13 +139,4 @@ function leastRecentlyUsedIdle(sessions: Iterable<Session>): Session | undefined
 
 function keyOf(account: string, name: string): string {
   return `${account}\u0000${name}`;
-}
-
-async function emptyHttpCache({ context, page }: PageLease): Promise<void> {
-  const devtools = await context.newCDPSession(page);
-  try {
-    await devtools.send('Network.clearBrowserCache');
-  } finally {
-    await devtools.detach().catch(() => undefined);
-  }
 }

@@ -88,9 +88,7 @@ export class ContextSupply {
     if (prepared) return this.prepare({ context: prepared, page: await prepared.newPage().catch(closing(prepared)) }, options, url);
     // Created on the request path: it logs in to the proxy through the request's own page.
     const context = await this.createContext(options);
-    const page = await context.newPage().catch(closing(context));
-    await logInToProxy(context, page, this.proxy).catch(closing(context));
-    return this.prepare({ context, page }, options, url);
+    return this.prepare({ context, page: await this.loggedInPage(context) }, options, url);
   }
 
   /** Sets `lease` up for one request; closes it when that fails. */
@@ -155,10 +153,15 @@ export class ContextSupply {
    */
   private async createLoggedInContext(options: ContextOptions): Promise<BrowserContext> {
     const context = await this.createContext(options);
-    const page = await context.newPage().catch(closing(context));
-    await logInToProxy(context, page, this.proxy).catch(closing(context));
-    await page.close().catch(closing(context));
+    await (await this.loggedInPage(context)).close().catch(closing(context));
     return context;
+  }
+
+  /** The first page of a new context, through which the context logs in to the proxy; the context is closed when that fails. */
+  private async loggedInPage(context: BrowserContext): Promise<Page> {
+    const page = await context.newPage().catch(closing(context));
+    await logInToProxy(page, this.proxy).catch(closing(context));
+    return page;
   }
 
   private createContext(options: ContextOptions): Promise<BrowserContext> {

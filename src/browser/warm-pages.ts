@@ -1,5 +1,6 @@
 import type { Request } from 'playwright-core';
 import type { Logger } from 'pino';
+import { withDevtools } from '../extract/page-script.js';
 import { closeLease, type PageLease } from './context-supply.js';
 
 export interface WarmPagesOptions {
@@ -150,17 +151,17 @@ export class WarmPages {
       await blank().catch(() => blank());
       // A session of its own each time: one kept from an earlier document can find itself
       // attached to a frame that is no longer the page's ("Not attached to an active page").
-      const cdp = await context.newCDPSession(page);
-      await Promise.all([
-        context.clearCookies(),
-        trace.headersSet ? page.setExtraHTTPHeaders({}) : undefined,
-        cdp.send('Network.clearBrowserCache'),
-        cdp.send('Page.resetNavigationHistory'),
-        // about:blank keeps the window's name, which a page may have used as storage.
-        cdp.send('Runtime.evaluate', { expression: "window.name = ''" }),
-        ...[...trace.origins].map((origin) => cdp.send('Storage.clearDataForOrigin', { origin, storageTypes: 'all' })),
-      ]);
-      await cdp.detach().catch(() => undefined);
+      await withDevtools(page, (cdp) =>
+        Promise.all([
+          context.clearCookies(),
+          trace.headersSet ? page.setExtraHTTPHeaders({}) : undefined,
+          cdp.send('Network.clearBrowserCache'),
+          cdp.send('Page.resetNavigationHistory'),
+          // about:blank keeps the window's name, which a page may have used as storage.
+          cdp.send('Runtime.evaluate', { expression: "window.name = ''" }),
+          ...[...trace.origins].map((origin) => cdp.send('Storage.clearDataForOrigin', { origin, storageTypes: 'all' })),
+        ]),
+      );
       trace.origins.clear();
       trace.headersSet = false;
       return true;

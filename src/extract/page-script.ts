@@ -64,6 +64,16 @@ export function evaluateFunction<A, T>(page: Page, fn: (argument: A) => T, argum
   return evaluateIsolated(page, `((__name) => (${fn.toString()})(${JSON.stringify(argument)}))((f) => f)`);
 }
 
+/** Runs `work` with a DevTools session of its own on `page`, detached afterwards whatever happens. */
+export async function withDevtools<T>(page: Page, work: (session: CDPSession) => Promise<T>): Promise<T> {
+  const session = await page.context().newCDPSession(page);
+  try {
+    return await work(session);
+  } finally {
+    await session.detach().catch(() => undefined);
+  }
+}
+
 const sessions = new WeakMap<Page, Promise<{ session: CDPSession; frameId: string }>>();
 
 /**

@@ -1,13 +1,9 @@
-import type { ServerResponse } from 'node:http';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import type { BrowserPool } from '../../src/browser/browser-pool.js';
 import { processesUsingProfile } from '../../src/browser/chromium-process.js';
 import { BrowserCrashed, PoolOverloaded } from '../../src/browser/types.js';
-import { type RecordingServer, startRecordingServer } from '../helpers/recording-server.js';
+import { htmlPage, type RecordingServer, startRecordingServer } from '../helpers/recording-server.js';
 import { createTestPool, rejectionOf, type TestPoolOptions } from './test-pool.js';
-
-const html = (body: string, headers: Record<string, string> = {}) => (_req: unknown, res: ServerResponse) =>
-  res.writeHead(200, { 'content-type': 'text/html', ...headers }).end(`<!doctype html><html><body>${body}</body></html>`);
 
 /** Resolves `release` when called: lets a test hold a page open as long as it likes. */
 function gate() {
@@ -29,11 +25,11 @@ describe('browser pool', () => {
 
   beforeAll(async () => {
     site = await startRecordingServer({
-      '/set': html(`<script>localStorage.setItem('secret', 'from-first-caller'); sessionStorage.setItem('s', '1');</script>`, {
+      '/set': htmlPage(`<script>localStorage.setItem('secret', 'from-first-caller'); sessionStorage.setItem('s', '1');</script>`, {
         'set-cookie': 'session=first-caller; Path=/; Max-Age=3600',
       }),
-      '/read': html('<p>read</p>'),
-      '/cached': html('<p>cached</p>', { 'cache-control': 'public, max-age=3600' }),
+      '/read': htmlPage('<p>read</p>'),
+      '/cached': htmlPage('<p>cached</p>', { 'cache-control': 'public, max-age=3600' }),
     });
   });
   afterAll(async () => {

@@ -1,8 +1,7 @@
 import { createSocket, type Socket as UdpSocket } from 'node:dgram';
-import type { ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { HostResolver } from '../../src/net/address-policy.js';
-import { type RecordingServer, startRecordingServer } from '../helpers/recording-server.js';
+import { htmlPage, type RecordingServer, startRecordingServer } from '../helpers/recording-server.js';
 
 /**
  * Fixtures for proving the egress guard, shared by the local and the remote browser tests: a
@@ -37,9 +36,6 @@ export function refusedTargets(logLines: readonly string[]): string[] {
     .filter((line) => line.msg === 'egress refused')
     .map((line) => line.target ?? '');
 }
-
-const page = (body: string) => (_req: unknown, res: ServerResponse) =>
-  res.writeHead(200, { 'content-type': 'text/html' }).end(`<!doctype html><html><body>${body}</body></html>`);
 
 /** Runs every probe, then writes `{name: 'ok:...' | 'error'}` into #done. */
 function probesPage(probes: Record<string, string>): string {
@@ -85,7 +81,7 @@ export async function startEgressCanary(): Promise<EgressCanary> {
   const p = canary.port;
   const site = await startRecordingServer({
     '/subresources': (req, res, server) =>
-      page(
+      htmlPage(
         probesPage({
           'img-ip': `img('${c}/img')`,
           'img-name': `img('http://loopback.test:${p}/img-name')`,
@@ -105,15 +101,15 @@ export async function startEgressCanary(): Promise<EgressCanary> {
           'webrtc-udp': `udp(${udpPort})`,
           'webtransport-udp': `new WebTransport('https://127.0.0.1:${udpPort}/wt').ready.then(() => 'open')`,
         }),
-      )(req, res),
+      )(req, res, server),
     '/beacon-img': (_req, res) =>
       res
         .writeHead(200, { 'content-type': 'image/gif' })
         .end(Buffer.from('R0lGODlhAQABAIAAAAAAAP///yH5BAEAAAAALAAAAAABAAEAAAIBRAA7', 'base64')),
     '/sw.js': (_req, res) => res.writeHead(200, { 'content-type': 'text/javascript' }).end('self.addEventListener("fetch", () => {});'),
     '/redirect': (_req, res) => res.writeHead(302, { location: `${c}/redirect-hit` }).end(),
-    '/meta-refresh': page(`<meta http-equiv="refresh" content="0;url=${c}/meta-hit"><p>refreshing</p>`),
-    '/script-nav': page(`<script>addEventListener('load', () => { location.href = '${c}/script-hit'; });</script>`),
+    '/meta-refresh': htmlPage(`<meta http-equiv="refresh" content="0;url=${c}/meta-hit"><p>refreshing</p>`),
+    '/script-nav': htmlPage(`<script>addEventListener('load', () => { location.href = '${c}/script-hit'; });</script>`),
     '/to-name': (_req, res) => res.writeHead(302, { location: `http://loopback.test:${p}/name-hit` }).end(),
   });
   return {

@@ -1,4 +1,3 @@
-import type { ServerResponse } from 'node:http';
 import pino from 'pino';
 import { type Browser, chromium } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
@@ -9,11 +8,8 @@ import { BrowserCrashed } from '../../src/browser/types.js';
 import { loadConfig } from '../../src/config.js';
 import { AddressPolicy } from '../../src/net/address-policy.js';
 import { EgressProxy } from '../../src/net/egress-proxy.js';
-import { type RecordingServer, startRecordingServer } from '../helpers/recording-server.js';
+import { htmlPage, type RecordingServer, startRecordingServer } from '../helpers/recording-server.js';
 import { createTestPool } from './test-pool.js';
-
-const html = (body: string) => (_req: unknown, res: ServerResponse) =>
-  res.writeHead(200, { 'content-type': 'text/html' }).end(`<!doctype html><html><body>${body}</body></html>`);
 
 /**
  * A context logs in to the egress proxy once and Chromium sends the credentials itself from then
@@ -29,7 +25,7 @@ describe.each([
 
   beforeAll(async () => {
     site = await startRecordingServer({
-      '/twice': html(`<script>
+      '/twice': htmlPage(`<script>
         window.done = (async () => {
           const first = await (await fetch('/data.json')).text();
           const second = await (await fetch('/data.json')).text();
@@ -39,7 +35,7 @@ describe.each([
         })();
       </script>`),
       '/data.json': (_req, res) => res.writeHead(200, { 'content-type': 'application/json', 'cache-control': 'max-age=3600' }).end('{"n":1}'),
-      '/popup': html('<p>popup</p>'),
+      '/popup': htmlPage('<p>popup</p>'),
     });
     pool = createTestPool({ allowPrivateHosts: [site.hostPort], preparedContexts });
     if (preparedContexts > 0) {
@@ -84,14 +80,14 @@ describe('the proxy login itself', () => {
     const wrong = { ...proxy.browserSettings, password: 'not-the-password' };
     const context = await browser.newContext({ proxy: contextProxy(wrong) });
     const page = await context.newPage();
-    const failure = await logInToProxy(context, page, wrong).then(
+    const failure = await logInToProxy(page, wrong).then(
       () => undefined,
       (error: unknown) => error,
     );
     expect(failure).toBeInstanceOf(BrowserCrashed);
     expect((failure as Error).message).toContain('could not log in to the egress proxy');
     // The same page logs in with the right credentials afterwards: the failed attempt left nothing intercepted.
-    await logInToProxy(context, page, proxy.browserSettings);
+    await logInToProxy(page, proxy.browserSettings);
     await context.close();
   });
 });

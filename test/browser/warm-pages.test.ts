@@ -1,13 +1,9 @@
-import type { ServerResponse } from 'node:http';
 import type { BrowserContext } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import type { BrowserPool } from '../../src/browser/browser-pool.js';
 import type { ContextOptions, LoadedPage, LoadOptions, PageClaim } from '../../src/browser/types.js';
-import { type RecordingServer, startRecordingServer } from '../helpers/recording-server.js';
+import { htmlPage, type RecordingServer, startRecordingServer } from '../helpers/recording-server.js';
 import { createTestPool, rejectionOf, type TestPoolOptions } from './test-pool.js';
-
-const html = (body: string, headers: Record<string, string> = {}) => (_req: unknown, res: ServerResponse) =>
-  res.writeHead(200, { 'content-type': 'text/html', ...headers }).end(`<!doctype html><html><body>${body}</body></html>`);
 
 /**
  * Leaves every kind of state a page can leave behind, in its own origin and in a framed one;
@@ -67,16 +63,16 @@ describe('warm pages and sessions', () => {
 
   beforeAll(async () => {
     framed = await startRecordingServer({
-      '/frame': html(`<script>localStorage.setItem('framed', 'yes'); document.cookie = 'framed=yes; max-age=3600';</script>`),
-      '/frame-read': html(`<script>parent.postMessage(localStorage.getItem('framed'), '*');</script>`),
+      '/frame': htmlPage(`<script>localStorage.setItem('framed', 'yes'); document.cookie = 'framed=yes; max-age=3600';</script>`),
+      '/frame-read': htmlPage(`<script>parent.postMessage(localStorage.getItem('framed'), '*');</script>`),
     });
     site = await startRecordingServer({
-      '/set-a': html(`${writeEverything('account-a')}<iframe src="${framed.origin}/frame"></iframe>`, { 'set-cookie': 'header_cookie=a; Path=/; Max-Age=3600' }),
-      '/read': html('<p>read</p>'),
-      '/read-frame': html(
+      '/set-a': htmlPage(`${writeEverything('account-a')}<iframe src="${framed.origin}/frame"></iframe>`, { 'set-cookie': 'header_cookie=a; Path=/; Max-Age=3600' }),
+      '/read': htmlPage('<p>read</p>'),
+      '/read-frame': htmlPage(
         `<script>window.framed = new Promise((done) => addEventListener('message', (event) => done(event.data)));</script><iframe src="${framed.origin}/frame-read"></iframe>`,
       ),
-      '/cacheable': html('cacheable', { 'cache-control': 'public, max-age=3600' }),
+      '/cacheable': htmlPage('cacheable', { 'cache-control': 'public, max-age=3600' }),
       '/sw.js': (_req, res) => res.writeHead(200, { 'content-type': 'text/javascript' }).end('self.addEventListener("fetch", () => {});'),
     });
   });

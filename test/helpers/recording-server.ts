@@ -12,6 +12,11 @@ export interface RecordedHit {
 
 export type RouteHandler = (req: IncomingMessage, res: ServerResponse, server: RecordingServer) => void;
 
+/** A route answering 200 with `body` inside a minimal HTML document, and `headers` besides. */
+export function htmlPage(body: string, headers: Record<string, string> = {}): RouteHandler {
+  return (_req, res) => res.writeHead(200, { 'content-type': 'text/html', ...headers }).end(`<!doctype html><html><body>${body}</body></html>`);
+}
+
 /** A loopback HTTP server that records everything that reaches it. */
 export interface RecordingServer {
   /** `http://127.0.0.1:PORT` */

@@ -1,11 +1,7 @@
-import type { ServerResponse } from 'node:http';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { apiClient } from '../helpers/client.js';
-import { type RecordingServer, startRecordingServer } from '../helpers/recording-server.js';
+import { htmlPage, type RecordingServer, startRecordingServer } from '../helpers/recording-server.js';
 import { startTestServer, type TestServer } from '../helpers/test-server.js';
-
-const page = (body: string) => (_req: unknown, res: ServerResponse) =>
-  res.writeHead(200, { 'content-type': 'text/html' }).end(`<!doctype html><html><body>${body}</body></html>`);
 
 describe('the session field of page operations', () => {
   let site: RecordingServer;
@@ -14,8 +10,8 @@ describe('the session field of page operations', () => {
 
   beforeAll(async () => {
     site = await startRecordingServer({
-      '/login': page(`<script>localStorage.setItem('user', 'ada'); document.cookie = 'sid=ada; max-age=3600';</script><p>signed in</p>`),
-      '/account': page(`<p id="who">nobody</p><script>document.getElementById('who').textContent = 'user ' + (localStorage.getItem('user') ?? 'nobody');</script>`),
+      '/login': htmlPage(`<script>localStorage.setItem('user', 'ada'); document.cookie = 'sid=ada; max-age=3600';</script><p>signed in</p>`),
+      '/account': htmlPage(`<p id="who">nobody</p><script>document.getElementById('who').textContent = 'user ' + (localStorage.getItem('user') ?? 'nobody');</script>`),
     });
     server = await startTestServer('sqlite', { ALLOW_PRIVATE_HOSTS: site.hostPort });
     api = apiClient(server.baseUrl);
