@@ -4,10 +4,10 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import {
   killChromiumLeftovers,
+  PLUCK_DISABLED_FEATURES,
   processesUsingProfile,
   QUIET_FLAGS,
   UDP_OFF_FLAGS,
-  UNUSED_BROWSER_UI_FEATURES,
 } from '../../src/browser/chromium-process.js';
 import { loadConfig } from '../../src/config.js';
 
@@ -36,7 +36,7 @@ export const BROWSER_HOST_FLAGS = [
   '--enable-automation',
   ...UDP_OFF_FLAGS,
   ...QUIET_FLAGS,
-  `--disable-features=${UNUSED_BROWSER_UI_FEATURES.join(',')}`,
+  `--disable-features=${PLUCK_DISABLED_FEATURES.join(',')}`,
 ];
 
 /** Starts Chromium with `--remote-debugging-port` (0 = any) and waits for "DevTools listening on". */
