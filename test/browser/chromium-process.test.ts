@@ -66,14 +66,14 @@ describe('Chromium launch flags', () => {
     }
   });
 
-  it("starts the service's Chromium with one feature switch that keeps Playwright's features off and builds no browser UI", async () => {
+  it("starts the service's Chromium with one feature switch that keeps Playwright's features off, builds no browser UI and no frame per document", async () => {
     const process = await launchChromium({ executablePath: loadConfig({}).browser.chromiumPath, proxyUrl: 'http://127.0.0.1:9', sandbox: false });
     launched.push(process);
     expect(process.pid).toBeDefined();
     const switches = disabledFeatureSwitches(await commandLine({ pid: process.pid ?? 0 }));
     expect(switches).toHaveLength(1);
     const features = (switches[0] ?? '').slice('--disable-features='.length).split(',');
-    expect(features).toEqual(expect.arrayContaining([...PLAYWRIGHT_DISABLED_FEATURES, 'WebUIOmniboxPopup']));
+    expect(features).toEqual(expect.arrayContaining([...PLAYWRIGHT_DISABLED_FEATURES, 'WebUIOmniboxPopup', 'RenderDocument']));
     expect(await browserUiTargets(process.browser)).toEqual([]);
   });
 });
