@@ -85,13 +85,7 @@ const sessions = new WeakMap<Page, Promise<{ session: CDPSession; frameId: strin
  * ("Execution context was destroyed"), which callers treat as a navigation.
  */
 export async function evaluateIsolated<T>(page: Page, expression: string): Promise<T> {
-  let opened = sessions.get(page);
-  if (!opened) {
-    opened = openSession(page);
-    sessions.set(page, opened);
-    opened.catch(() => sessions.delete(page));
-  }
-  const { session, frameId } = await opened;
+  const { session, frameId } = await pageSession(page);
   try {
     const { executionContextId } = await session.send('Page.createIsolatedWorld', { frameId, worldName: 'pluck', grantUniveralAccess: false });
     const { result, exceptionDetails } = await session.send('Runtime.evaluate', {
@@ -109,6 +103,27 @@ export async function evaluateIsolated<T>(page: Page, expression: string): Promi
     }
     throw error;
   }
+}
+
+/**
+ * Runs `work` on the page's own DevTools session, the one its evaluations use: no session
+ * attached and detached around it (three more commands, about 1 ms of Chromium's CPU and 1-2 ms
+ * of ours). For a loaded page; the reset, right after a navigation, keeps to a session of its
+ * own (`withDevtools`).
+ */
+export async function withPageSession<T>(page: Page, work: (session: CDPSession) => Promise<T>): Promise<T> {
+  const { session } = await pageSession(page);
+  return work(session);
+}
+
+function pageSession(page: Page): Promise<{ session: CDPSession; frameId: string }> {
+  let opened = sessions.get(page);
+  if (!opened) {
+    opened = openSession(page);
+    sessions.set(page, opened);
+    opened.catch(() => sessions.delete(page));
+  }
+  return opened;
 }
 
 async function openSession(page: Page): Promise<{ session: CDPSession; frameId: string }> {

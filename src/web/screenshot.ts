@@ -1,7 +1,7 @@
 import { z } from '@hono/zod-openapi';
 import type { Page } from 'playwright-core';
 import { InvalidPageOption } from '../browser/types.js';
-import { withDevtools } from '../extract/page-script.js';
+import { withPageSession } from '../extract/page-script.js';
 
 /** The screenshot options' fields, for schemas that add their own (a format of the page operation). */
 export const screenshotOptionFields = {
@@ -175,7 +175,7 @@ interface ChromiumCapture {
 
 /** Through the DevTools protocol: webp, which Playwright does not offer, and the fast PNG encoding. */
 async function chromiumScreenshot(page: Page, capture: ChromiumCapture): Promise<Buffer> {
-  const { data } = await withDevtools(page, (session) =>
+  const { data } = await withPageSession(page, (session) =>
     session.send('Page.captureScreenshot', { ...capture, clip: capture.clip && { ...capture.clip, scale: 1 } }),
   );
   return Buffer.from(data, 'base64');
