@@ -1,5 +1,5 @@
 import type { BrowserContext } from 'playwright-core';
-import { withDevtools } from '../extract/page-script.js';
+import { withPageSession } from '../extract/page-script.js';
 import type { PageLease } from './context-supply.js';
 import { type ContextOptions, InvalidPageOption, PoolOverloaded } from './types.js';
 
@@ -63,7 +63,7 @@ export class BrowserSessions {
    * session holds only the state its pages chose to keep (cookies, storage).
    */
   async giveBack(lease: PageLease): Promise<void> {
-    await withDevtools(lease.page, (devtools) => devtools.send('Network.clearBrowserCache')).catch(() => undefined);
+    await withPageSession(lease.page, (devtools) => devtools.send('Network.clearBrowserCache')).catch(() => undefined);
     await lease.page.close().catch(() => undefined);
     this.release(lease.context);
   }
