@@ -138,7 +138,11 @@ export class PagePipeline {
     const { page, finalUrl } = loaded;
     const warnings: PageWarning[] = [...loaded.warnings];
     const cut = (truncated: boolean, what: string) => truncated && warnings.push(truncatedAnswer(what, maxChars));
-    const facts = await readPageMetadata(page);
+    const limits = config.web.screenshot;
+    // A capture mostly waits for Chromium's next frames; the metadata is read meanwhile. Nothing
+    // read afterwards changes what the page shows (the HTML is cleaned on a copy).
+    const capturing = asked.screenshot && captureScreenshot(page, asked.screenshot, job.viewport?.deviceScaleFactor ?? 1, limits);
+    const [facts, shot] = await Promise.all([readPageMetadata(page), capturing]);
     const metadata = { url: job.page.url, finalUrl, statusCode: loaded.statusCode, contentType: loaded.contentType, timestamp: new Date().toISOString(), ...facts };
     const outputs: PageOutputs = {};
     const captures: Partial<Record<FileType, CaptureMade>> = {};
@@ -182,9 +186,7 @@ export class PagePipeline {
       outputs.scrape = { elements, elementsFound };
       cut(truncated, 'The text of the results');
     }
-    if (asked.screenshot) {
-      const limits = config.web.screenshot;
-      const shot = await captureScreenshot(page, asked.screenshot, job.viewport?.deviceScaleFactor ?? 1, limits);
+    if (asked.screenshot && shot) {
       captures.screenshot = {
         bytes: shot.bytes,
         contentType: shot.contentType,
