@@ -1,6 +1,6 @@
 import type { Request } from 'playwright-core';
 import type { Logger } from 'pino';
-import { withDevtools } from '../extract/page-script.js';
+import { withPageSession } from '../extract/page-script.js';
 import { closeLease, type PageLease } from './context-supply.js';
 
 export interface WarmPagesOptions {
@@ -43,10 +43,11 @@ const RESET_TIMEOUT_MS = 10_000;
  * context and a renderer (measured here: a reused page loads a small page three times as fast
  * as a fresh context does). A warm page only ever serves the account it was created for, and is
  * reset before it is kept: other pages closed, the document unloaded (about:blank), and then
- * cookies, every storage of every origin it reached (localStorage, sessionStorage, IndexedDB,
- * Cache Storage, service workers), the HTTP cache, history, window.name and extra headers
- * cleared. A page that cannot be reset in time, crashed, or reached too many origins is
- * closed instead; so is one that has served `maxUses` requests.
+ * every storage of every origin it reached (localStorage, sessionStorage, IndexedDB, Cache
+ * Storage, service workers), the HTTP cache, history, window.name and extra headers cleared;
+ * its cookies are cleared when it is taken again (`watch`). A page that cannot be reset in time,
+ * crashed, or reached too many origins is closed instead; so is one that has served `maxUses`
+ * requests.
  */
 export class WarmPages {
   private readonly byAccount = new Map<string, WarmPage[]>();
@@ -72,9 +73,10 @@ export class WarmPages {
   }
 
   /**
-   * Starts recording what `lease` touches; call before the page loads anything. Cookies are
-   * cleared once more here: a request the previous document left running (a beacon) may have
-   * answered with Set-Cookie after the reset.
+   * Starts recording what `lease` touches; call before the page loads anything. A reused page's
+   * cookies are cleared here rather than in the reset: a request the previous document left
+   * running (a beacon) may have answered with Set-Cookie after the reset, so only a clearing
+   * at the start of the next request is sure to be the last.
    */
   async watch(lease: PageLease, setsHeaders: boolean): Promise<void> {
     let trace = this.traces.get(lease);
@@ -149,11 +151,11 @@ export class WarmPages {
       // A navigation the page started itself at that moment aborts this one: once more, then give up.
       const blank = () => page.goto('about:blank', { waitUntil: 'commit', timeout: RESET_TIMEOUT_MS });
       await blank().catch(() => blank());
-      // A session of its own each time: one kept from an earlier document can find itself
-      // attached to a frame that is no longer the page's ("Not attached to an active page").
-      await withDevtools(page, (cdp) =>
+      // On the page's own DevTools session, which follows the page across navigations (no session
+      // attached and detached here: three commands fewer on the browser's busiest thread). Should
+      // one of these commands still fail, the reset fails and the page is closed.
+      await withPageSession(page, (cdp) =>
         Promise.all([
-          context.clearCookies(),
           trace.headersSet ? page.setExtraHTTPHeaders({}) : undefined,
           cdp.send('Network.clearBrowserCache'),
           cdp.send('Page.resetNavigationHistory'),

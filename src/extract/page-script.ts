@@ -108,8 +108,7 @@ export async function evaluateIsolated<T>(page: Page, expression: string): Promi
 /**
  * Runs `work` on the page's own DevTools session, the one its evaluations use: no session
  * attached and detached around it (three more commands, about 1 ms of Chromium's CPU and 1-2 ms
- * of ours). For a loaded page; the reset, right after a navigation, keeps to a session of its
- * own (`withDevtools`).
+ * of ours).
  */
 export async function withPageSession<T>(page: Page, work: (session: CDPSession) => Promise<T>): Promise<T> {
   const { session } = await pageSession(page);
