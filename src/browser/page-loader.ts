@@ -12,6 +12,7 @@ import {
   waitForLateContent,
   waitUntilSettled,
 } from './page-settle.js';
+import { watchPage } from './page-events.js';
 import { STATIC_RENDER_MIN_MS, standInFor } from './page-recovery.js';
 import { renderWithoutScripts } from './static-render.js';
 import { InvalidPageOption, type LoadedPage, type LoadOptions, NavigationTimeout, type PageWarning, TargetUnreachable } from './types.js';
@@ -61,7 +62,10 @@ export async function loadPage(page: Page, context: BrowserContext, options: Loa
     await refuseEgressAnswer(tracker.response, checked.url, guard, 'later');
   } catch (error) {
     // A renderer that crashed once the document had arrived leaves that document to read.
-    if (!activity.crashed || !tracker.document || error instanceof AddressNotAllowed) throw error;
+    if (!activity.crashed || !tracker.document || error instanceof AddressNotAllowed) {
+      activity.stop();
+      throw error;
+    }
   } finally {
     tracker.stop();
   }
@@ -69,7 +73,10 @@ export async function loadPage(page: Page, context: BrowserContext, options: Loa
   const deadEnd = isErrorPage(page) || guard.egressOutcome(tracker.response?.headers()[EGRESS_HEADER]) === 'unreachable';
   const failure = activity.crashed ? 'crashed' : deadEnd ? 'navigation failed' : undefined;
   const shown = failure
-    ? await standInFor(failure, { context, document: main, requestedUrl: checked.url, failedUrl: tracker.requestUrl, deadline, warnings, guard })
+    ? await standInFor(failure, { context, document: main, requestedUrl: checked.url, failedUrl: tracker.requestUrl, deadline, warnings, guard }).catch((error: unknown) => {
+        activity.stop();
+        throw error;
+      })
     : page;
   return {
     page: shown,
@@ -84,10 +91,9 @@ export async function loadPage(page: Page, context: BrowserContext, options: Loa
     waitForLateContent: async () => {
       if (lateContentWaited || shown !== page) return false;
       lateContentWaited = true;
-      const changed = await waitForLateContent(page, activity, performance.now() + LATE_CONTENT_WAIT_MS + SETTLE_MAX_MS);
-      activity.stop();
-      return changed;
+      return waitForLateContent(page, activity, performance.now() + LATE_CONTENT_WAIT_MS + SETTLE_MAX_MS);
     },
+    stopWatching: () => activity.stop(),
     withoutScripts: async () => (main ? renderWithoutScripts(context, main, Math.max(STATIC_RENDER_MIN_MS, deadline - performance.now())) : undefined),
   };
 }
@@ -166,8 +172,7 @@ function trackMainDocument(page: Page, isProxyAnswer: (response: Response) => bo
     const redirect = response.status() >= 300 && response.status() < 400 && response.headers().location !== undefined;
     if (!redirect && !isProxyAnswer(response)) state.document = response;
   };
-  page.on('request', onRequest);
-  page.on('response', onResponse);
+  const unwatch = watchPage(page, { request: onRequest, response: onResponse });
   return {
     get response() {
       return state.response;
@@ -178,10 +183,7 @@ function trackMainDocument(page: Page, isProxyAnswer: (response: Response) => bo
     get requestUrl() {
       return state.requestUrl;
     },
-    stop() {
-      page.off('request', onRequest);
-      page.off('response', onResponse);
-    },
+    stop: unwatch,
   };
 }
 

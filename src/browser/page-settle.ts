@@ -1,5 +1,6 @@
 import type { JSHandle, Page, Request } from 'playwright-core';
 import { evaluateFunction } from '../extract/page-script.js';
+import { watchPage } from './page-events.js';
 
 /**
  * The default wait: after the document is parsed, until the page settles. A page is settled when
@@ -37,16 +38,13 @@ export class PageActivity {
   private rendererCrashed = false;
   private waiters: Array<() => void> = [];
   private eventCount = 0;
+  private readonly unwatch: () => void;
 
   constructor(
     private readonly page: Page,
     private readonly settleFor: SettleFor,
   ) {
-    page.on('request', this.onStart);
-    page.on('requestfinished', this.onEnd);
-    page.on('requestfailed', this.onEnd);
-    page.on('load', this.onLoad);
-    page.on('crash', this.onCrash);
+    this.unwatch = watchPage(page, { request: this.onStart, requestfinished: this.onEnd, requestfailed: this.onEnd, load: this.onLoad, crash: this.onCrash });
   }
 
   /** The page's renderer crashed (a DOM nested thousands deep, out of memory): nothing more will happen on it. */
@@ -89,12 +87,9 @@ export class PageActivity {
     });
   }
 
+  /** Stops watching the page; what was seen so far stays readable. */
   stop(): void {
-    this.page.off('request', this.onStart);
-    this.page.off('requestfinished', this.onEnd);
-    this.page.off('requestfailed', this.onEnd);
-    this.page.off('load', this.onLoad);
-    this.page.off('crash', this.onCrash);
+    this.unwatch();
   }
 
   private readonly onStart = (request: Request) => {

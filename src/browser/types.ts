@@ -75,6 +75,8 @@ export interface LoadedPage {
    * Undefined when the document's bytes are no longer available.
    */
   withoutScripts(): Promise<Page | undefined>;
+  /** Stops following the page's events (its requests, load, a crash): for when the work on it is done. */
+  stopWatching(): void;
 }
 
 /** Who a page is for: its account (for a fair share of the pages) and the caller's abort signal. */

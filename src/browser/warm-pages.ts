@@ -23,7 +23,8 @@ interface LeaseTrace {
   uses: number;
   /** The request set extra headers on the page: the next one must not send them. */
   headersSet: boolean;
-  stop(): void;
+  /** A request is using the page: what it touches is recorded (not the reset's own navigation). */
+  recording: boolean;
 }
 
 interface WarmPage {
@@ -81,22 +82,20 @@ export class WarmPages {
   async watch(lease: PageLease, setsHeaders: boolean): Promise<void> {
     let trace = this.traces.get(lease);
     if (!trace) {
-      trace = { origins: new Set(), overflowed: false, uses: 0, headersSet: false, stop: () => undefined };
-      this.traces.set(lease, trace);
+      const record: LeaseTrace = { origins: new Set(), overflowed: false, uses: 0, headersSet: false, recording: false };
+      // One listener for the page's life: Playwright sends a message each way whenever the
+      // first listener of an event comes or the last one goes.
+      lease.context.on('request', (request: Request) => {
+        if (record.recording) noteOrigin(record, request.url());
+      });
+      this.traces.set(lease, record);
+      trace = record;
     } else {
       await lease.context.clearCookies();
     }
-    const record = trace;
-    const onRequest = (request: Request) => {
-      const origin = originOf(request.url());
-      if (!origin || record.origins.has(origin)) return;
-      if (record.origins.size >= MAX_ORIGINS_TO_CLEAR) record.overflowed = true;
-      else record.origins.add(origin);
-    };
-    lease.context.on('request', onRequest);
-    record.stop = () => lease.context.off('request', onRequest);
-    record.uses += 1;
-    record.headersSet = setsHeaders;
+    trace.recording = true;
+    trace.uses += 1;
+    trace.headersSet = setsHeaders;
   }
 
   /**
@@ -105,7 +104,7 @@ export class WarmPages {
    */
   async keep(account: string, lease: PageLease, reusable: boolean): Promise<void> {
     const trace = this.traces.get(lease);
-    trace?.stop();
+    if (trace) trace.recording = false;
     const keepable =
       reusable && !this.stopped && this.options.maxPages > 0 && trace !== undefined && !trace.overflowed && trace.uses < this.options.maxUses && !lease.page.isClosed();
     if (!keepable || !(await this.reset(lease, trace))) {
@@ -200,6 +199,13 @@ export class WarmPages {
     clearTimeout(warm.idleTimer);
     await closeLease(warm.lease);
   }
+}
+
+function noteOrigin(trace: LeaseTrace, url: string): void {
+  const origin = originOf(url);
+  if (!origin || trace.origins.has(origin)) return;
+  if (trace.origins.size >= MAX_ORIGINS_TO_CLEAR) trace.overflowed = true;
+  else trace.origins.add(origin);
 }
 
 function originOf(url: string): string | undefined {

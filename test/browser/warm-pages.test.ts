@@ -273,6 +273,23 @@ describe('warm pages and sessions', () => {
     await vi.waitFor(() => expect(engine.stats().warmPages).toBe(0), { timeout: 10_000 });
   });
 
+  it('leaves nothing of a request listening on a warm page once the request is over', async () => {
+    const engine = pool();
+    const listeners = ({ page, context }: LoadedPage) => ({
+      context,
+      page: ['request', 'response', 'requestfinished', 'requestfailed', 'load', 'crash'].map((event) => page.listenerCount(event)),
+      contextListeners: context.listenerCount('request'),
+    });
+    const visitOnce = () => visit(engine, {}, { url: `${site.origin}/read` }, async (loaded) => listeners(loaded), { account: 'account-l' });
+    const first = await visitOnce();
+    const later = [await visitOnce(), await visitOnce(), await visitOnce()];
+    for (const seen of later) {
+      expect(seen.context, 'the warm page was not reused, so this test proves nothing').toBe(first.context);
+      expect(seen.page).toEqual(first.page);
+      expect(seen.contextListeners).toBe(first.contextListeners);
+    }
+  });
+
   it('keeps no page with warm pages off', async () => {
     const engine = pool({ warmPages: { maxPages: 0 } });
     const contextOf = () => visit(engine, {}, { url: `${site.origin}/read` }, async ({ context }) => context, { account: 'account-o' });
