@@ -22,8 +22,7 @@ export class LocalBlobStore implements BlobStore {
     await mkdir(dirname(path), { recursive: true });
     // Write then rename, so a reader never sees half an object.
     const temporary = `${path}.${process.pid}.${Date.now()}.tmp`;
-    await writeFile(temporary, body);
-    await writeFile(`${path}.type`, contentType);
+    await Promise.all([writeFile(temporary, body), writeFile(`${path}.type`, contentType)]);
     await rename(temporary, path);
   }
 
