@@ -275,10 +275,12 @@ describe('warm pages and sessions', () => {
 
   it('leaves nothing of a request listening on a warm page once the request is over', async () => {
     const engine = pool();
+    // Playwright's pages and contexts are event emitters; its types leave listenerCount out.
+    type Listened = { listenerCount(event: string): number };
     const listeners = ({ page, context }: LoadedPage) => ({
       context,
-      page: ['request', 'response', 'requestfinished', 'requestfailed', 'load', 'crash'].map((event) => page.listenerCount(event)),
-      contextListeners: context.listenerCount('request'),
+      page: ['request', 'response', 'requestfinished', 'requestfailed', 'load', 'crash'].map((event) => (page as unknown as Listened).listenerCount(event)),
+      contextListeners: (context as unknown as Listened).listenerCount('request'),
     });
     const visitOnce = () => visit(engine, {}, { url: `${site.origin}/read` }, async (loaded) => listeners(loaded), { account: 'account-l' });
     const first = await visitOnce();
