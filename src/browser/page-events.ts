@@ -13,7 +13,32 @@ export interface PageEventHandlers {
 type EventName = keyof PageEventHandlers;
 const EVENT_NAMES: readonly EventName[] = ['request', 'response', 'requestfinished', 'requestfailed', 'load', 'crash'];
 
-const watchers = new WeakMap<Page, Set<Partial<PageEventHandlers>>>();
+interface PageListeners {
+  watchers: Set<Partial<PageEventHandlers>>;
+  /** Rejects once the page crashed or closed. */
+  gone: Promise<never>;
+}
+
+const listeners = new WeakMap<Page, PageListeners>();
+
+function listenersOf(page: Page): PageListeners {
+  let current = listeners.get(page);
+  if (current) return current;
+  const watchers = new Set<Partial<PageEventHandlers>>();
+  for (const name of EVENT_NAMES) {
+    page.on(name as 'request', (payload: Request) => {
+      for (const watcher of watchers) (watcher[name] as ((value: unknown) => void) | undefined)?.(payload);
+    });
+  }
+  const gone = new Promise<never>((_, reject) => {
+    page.once('crash', () => reject(new Error('Target crashed')));
+    page.once('close', () => reject(new Error('Target page, context or browser has been closed')));
+  });
+  gone.catch(() => undefined);
+  current = { watchers, gone };
+  listeners.set(page, current);
+  return current;
+}
 
 /**
  * Calls `handlers` for `page`'s events until the returned function is called. The page has one
@@ -22,18 +47,16 @@ const watchers = new WeakMap<Page, Set<Partial<PageEventHandlers>>>();
  * warm page serves many requests (warm-pages.ts), each of which would otherwise pay for both.
  */
 export function watchPage(page: Page, handlers: Partial<PageEventHandlers>): () => void {
-  let current = watchers.get(page);
-  if (!current) {
-    const set = new Set<Partial<PageEventHandlers>>();
-    for (const name of EVENT_NAMES) {
-      page.on(name as 'request', (payload: Request) => {
-        for (const watcher of set) (watcher[name] as ((value: unknown) => void) | undefined)?.(payload);
-      });
-    }
-    watchers.set(page, set);
-    current = set;
-  }
-  const set = current;
-  set.add(handlers);
-  return () => set.delete(handlers);
+  const { watchers } = listenersOf(page);
+  watchers.add(handlers);
+  return () => watchers.delete(handlers);
+}
+
+/**
+ * `work`, or a rejection as soon as `page` crashes or closes: Chromium never answers a DevTools
+ * command sent to a crashed page, so a call racing a crash would otherwise wait forever. A page
+ * is followed from its first load (page-loader.ts watches every page before navigating it).
+ */
+export function unlessPageGone<T>(page: Page, work: Promise<T>): Promise<T> {
+  return Promise.race([work, listenersOf(page).gone]);
 }

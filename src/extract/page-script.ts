@@ -2,6 +2,7 @@ import { extname } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { build } from 'esbuild';
 import type { CDPSession, Page } from 'playwright-core';
+import { unlessPageGone } from '../browser/page-events.js';
 
 /**
  * Code that runs inside the page (where the live DOM, its geometry and computed styles are) is
@@ -52,7 +53,7 @@ async function buildPageFunction(entryFile: string, exportName: string): Promise
 
 /** Runs a bundled page function on `page` with a JSON-serialisable argument, in a world of our own. */
 export async function runPageFunction<T>(page: Page, functionSource: string, argument: unknown): Promise<T> {
-  return evaluateIsolated<T>(page, `${functionSource}(${JSON.stringify(argument)})`);
+  return callIsolated<T>(page, functionSource, argument);
 }
 
 /**
@@ -61,7 +62,7 @@ export async function runPageFunction<T>(page: Page, functionSource: string, arg
  * exists only in Node; the page gets a stand-in that does nothing.
  */
 export function evaluateFunction<A, T>(page: Page, fn: (argument: A) => T, argument: A): Promise<Awaited<T>> {
-  return evaluateIsolated(page, `((__name) => (${fn.toString()})(${JSON.stringify(argument)}))((f) => f)`);
+  return callIsolated(page, `(argument) => ((__name) => (${fn.toString()})(argument))((f) => f)`, argument);
 }
 
 /** Runs `work` with a DevTools session of its own on `page`, detached afterwards whatever happens. */
@@ -77,23 +78,30 @@ export async function withDevtools<T>(page: Page, work: (session: CDPSession) =>
 const sessions = new WeakMap<Page, Promise<{ session: CDPSession; frameId: string }>>();
 
 /**
- * Evaluates `expression` in a fresh isolated world of the page's main frame: the same DOM, but
- * none of the page's JavaScript. A page's scripts can replace any method of its own world
- * (`String.prototype.slice`, `outerHTML`, `querySelectorAll`), which would let a page break our
- * code or step around the size bounds it enforces before anything crosses to Node; here they
- * cannot. A document replaced under the evaluation fails with Playwright's own wording
- * ("Execution context was destroyed"), which callers treat as a navigation.
+ * Calls `functionSource` with `argument` in an isolated world of the page's main frame: the same
+ * DOM, but none of the page's JavaScript. A page's scripts can replace any method of its own
+ * world (`String.prototype.slice`, `outerHTML`, `querySelectorAll`), which would let a page break
+ * our code or step around the size bounds it enforces before anything crosses to Node; here they
+ * cannot. The argument travels apart from the source, so a renderer that ran the same function
+ * before (a warm page, warm-pages.ts) finds it compiled in V8's cache: the markdown extractor is
+ * 54 KB, about 5 ms to parse and compile again. A document replaced under the call fails with
+ * Playwright's own wording ("Execution context was destroyed"), which callers treat as a
+ * navigation.
  */
-export async function evaluateIsolated<T>(page: Page, expression: string): Promise<T> {
-  const { session, frameId } = await pageSession(page);
+async function callIsolated<T>(page: Page, functionSource: string, argument: unknown): Promise<T> {
   try {
-    const { executionContextId } = await session.send('Page.createIsolatedWorld', { frameId, worldName: 'pluck', grantUniveralAccess: false });
-    const { result, exceptionDetails } = await session.send('Runtime.evaluate', {
-      expression,
-      contextId: executionContextId,
-      returnByValue: true,
-      awaitPromise: true,
-    });
+    const { session, frameId } = await pageSession(page);
+    const { executionContextId } = await unlessPageGone(page, session.send('Page.createIsolatedWorld', { frameId, worldName: 'pluck', grantUniveralAccess: false }));
+    const { result, exceptionDetails } = await unlessPageGone(
+      page,
+      session.send('Runtime.callFunctionOn', {
+        functionDeclaration: functionSource,
+        executionContextId,
+        arguments: [{ value: argument }],
+        returnByValue: true,
+        awaitPromise: true,
+      }),
+    );
     if (exceptionDetails) throw new Error(exceptionDetails.exception?.description ?? exceptionDetails.text);
     return result.value as T;
   } catch (error) {
@@ -112,7 +120,7 @@ export async function evaluateIsolated<T>(page: Page, expression: string): Promi
  */
 export async function withPageSession<T>(page: Page, work: (session: CDPSession) => Promise<T>): Promise<T> {
   const { session } = await pageSession(page);
-  return work(session);
+  return unlessPageGone(page, work(session));
 }
 
 function pageSession(page: Page): Promise<{ session: CDPSession; frameId: string }> {
@@ -126,7 +134,7 @@ function pageSession(page: Page): Promise<{ session: CDPSession; frameId: string
 }
 
 async function openSession(page: Page): Promise<{ session: CDPSession; frameId: string }> {
-  const session = await page.context().newCDPSession(page);
-  const { frameTree } = await session.send('Page.getFrameTree');
+  const session = await unlessPageGone(page, page.context().newCDPSession(page));
+  const { frameTree } = await unlessPageGone(page, session.send('Page.getFrameTree'));
   return { session, frameId: frameTree.frame.id };
 }
