@@ -75,17 +75,7 @@ export async function withDevtools<T>(page: Page, work: (session: CDPSession) =>
   }
 }
 
-/** The page's own DevTools session, its main frame, and the unique id of our world in the frame's current document, once Chromium has said. */
-interface PageSession {
-  session: CDPSession;
-  frameId: string;
-  world?: string;
-}
-
-const sessions = new WeakMap<Page, Promise<PageSession>>();
-
-/** The isolated world our in-page functions run in. */
-const WORLD_NAME = 'pluck';
+const sessions = new WeakMap<Page, Promise<{ session: CDPSession; frameId: string }>>();
 
 /**
  * Calls `functionSource` with `argument` in an isolated world of the page's main frame: the same
@@ -94,57 +84,33 @@ const WORLD_NAME = 'pluck';
  * our code or step around the size bounds it enforces before anything crosses to Node; here they
  * cannot. The argument travels apart from the source, so a renderer that ran the same function
  * before (a warm page, warm-pages.ts) finds it compiled in V8's cache: the markdown extractor is
- * 54 KB, about 5 ms to parse and compile again.
- *
- * Chromium creates the world again in each new document of the frame and says so on the page's
- * session (`pageSession`): the call goes straight to it by its system-unique id, one command,
- * where asking for the world first makes two. An id from a document already gone is refused
- * ("uniqueContextId not found"), never taken for another context, and the world is then asked
- * for. A document replaced under the call fails with Playwright's own wording ("Execution
- * context was destroyed"), which callers treat as a navigation.
+ * 54 KB, about 5 ms to parse and compile again. A document replaced under the call fails with
+ * Playwright's own wording ("Execution context was destroyed"), which callers treat as a
+ * navigation.
  */
 async function callIsolated<T>(page: Page, functionSource: string, argument: unknown): Promise<T> {
   try {
-    const state = await pageSession(page);
-    const call = (target: { uniqueContextId: string } | { executionContextId: number }) =>
-      unlessPageGone(
-        page,
-        state.session.send('Runtime.callFunctionOn', {
-          functionDeclaration: functionSource,
-          ...target,
-          arguments: [{ value: argument }],
-          returnByValue: true,
-          awaitPromise: true,
-        }),
-      );
-    const known = state.world;
-    let answer = known
-      ? await call({ uniqueContextId: known }).catch((error: unknown) => {
-          if (errorMessage(error).includes('uniqueContextId not found')) return undefined;
-          throw error;
-        })
-      : undefined;
-    if (!answer) {
-      const { executionContextId } = await unlessPageGone(
-        page,
-        state.session.send('Page.createIsolatedWorld', { frameId: state.frameId, worldName: WORLD_NAME, grantUniveralAccess: false }),
-      );
-      answer = await call({ executionContextId });
-    }
-    const { result, exceptionDetails } = answer;
+    const { session, frameId } = await pageSession(page);
+    const { executionContextId } = await unlessPageGone(page, session.send('Page.createIsolatedWorld', { frameId, worldName: 'pluck', grantUniveralAccess: false }));
+    const { result, exceptionDetails } = await unlessPageGone(
+      page,
+      session.send('Runtime.callFunctionOn', {
+        functionDeclaration: functionSource,
+        executionContextId,
+        arguments: [{ value: argument }],
+        returnByValue: true,
+        awaitPromise: true,
+      }),
+    );
     if (exceptionDetails) throw new Error(exceptionDetails.exception?.description ?? exceptionDetails.text);
     return result.value as T;
   } catch (error) {
-    const message = errorMessage(error);
+    const message = error instanceof Error ? error.message : String(error);
     if (/context was destroyed|Cannot find context|No frame for given id|Frame with the given id was not found/i.test(message)) {
       throw new Error(`Execution context was destroyed (${message})`, { cause: error });
     }
     throw error;
   }
-}
-
-function errorMessage(error: unknown): string {
-  return error instanceof Error ? error.message : String(error);
 }
 
 /**
@@ -157,7 +123,7 @@ export async function withPageSession<T>(page: Page, work: (session: CDPSession)
   return unlessPageGone(page, work(session));
 }
 
-function pageSession(page: Page): Promise<PageSession> {
+function pageSession(page: Page): Promise<{ session: CDPSession; frameId: string }> {
   let opened = sessions.get(page);
   if (!opened) {
     opened = openSession(page);
@@ -167,20 +133,8 @@ function pageSession(page: Page): Promise<PageSession> {
   return opened;
 }
 
-async function openSession(page: Page): Promise<PageSession> {
+async function openSession(page: Page): Promise<{ session: CDPSession; frameId: string }> {
   const session = await unlessPageGone(page, page.context().newCDPSession(page));
   const { frameTree } = await unlessPageGone(page, session.send('Page.getFrameTree'));
-  const state: PageSession = { session, frameId: frameTree.frame.id };
-  session.on('Runtime.executionContextCreated', ({ context }) => {
-    const frameId = (context.auxData as { frameId?: string } | undefined)?.frameId;
-    if (context.name === WORLD_NAME && frameId === state.frameId) state.world = context.uniqueId;
-  });
-  session.on('Runtime.executionContextDestroyed', ({ executionContextUniqueId }) => {
-    if (executionContextUniqueId === state.world) state.world = undefined;
-  });
-  session.on('Runtime.executionContextsCleared', () => {
-    state.world = undefined;
-  });
-  await unlessPageGone(page, session.send('Runtime.enable'));
-  return state;
+  return { session, frameId: frameTree.frame.id };
 }
