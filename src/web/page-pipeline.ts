@@ -21,7 +21,7 @@ import { markdownOfPage } from './page-markdown.js';
 import { type PageRequest, toContextOptions, toLoadOptions, type Viewport } from './page-options.js';
 import { renderPdf } from './pdf.js';
 import { scrapeElements } from './scrape.js';
-import { captureScreenshot, requestedAreaProblem } from './screenshot.js';
+import { captureScreenshot, requestedAreaProblem, type ScreenshotOptions } from './screenshot.js';
 
 export interface PageJob {
   caller: Caller;
@@ -139,10 +139,13 @@ export class PagePipeline {
     const warnings: PageWarning[] = [...loaded.warnings];
     const cut = (truncated: boolean, what: string) => truncated && warnings.push(truncatedAnswer(what, maxChars));
     const limits = config.web.screenshot;
+    const capture = (options: ScreenshotOptions) => captureScreenshot(page, options, job.viewport?.deviceScaleFactor ?? 1, limits);
     // A capture mostly waits for Chromium's next frames; the metadata is read meanwhile. Nothing
-    // read afterwards changes what the page shows (the HTML is cleaned on a copy).
-    const capturing = asked.screenshot && captureScreenshot(page, asked.screenshot, job.viewport?.deviceScaleFactor ?? 1, limits);
-    const [facts, shot] = await Promise.all([readPageMetadata(page), capturing]);
+    // read afterwards changes what the page shows (the HTML is cleaned on a copy), except the
+    // markdown's last wait for a page that showed nothing yet: with markdown asked, the capture
+    // stays after it.
+    const early = asked.screenshot && !asked.markdown && !asked.json ? capture(asked.screenshot) : undefined;
+    const [facts, earlyShot] = await Promise.all([readPageMetadata(page), early]);
     const metadata = { url: job.page.url, finalUrl, statusCode: loaded.statusCode, contentType: loaded.contentType, timestamp: new Date().toISOString(), ...facts };
     const outputs: PageOutputs = {};
     const captures: Partial<Record<FileType, CaptureMade>> = {};
@@ -186,7 +189,8 @@ export class PagePipeline {
       outputs.scrape = { elements, elementsFound };
       cut(truncated, 'The text of the results');
     }
-    if (asked.screenshot && shot) {
+    if (asked.screenshot) {
+      const shot = earlyShot ?? (await capture(asked.screenshot));
       captures.screenshot = {
         bytes: shot.bytes,
         contentType: shot.contentType,
