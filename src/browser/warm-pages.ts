@@ -1,4 +1,4 @@
-import type { Request } from 'playwright-core';
+import type { CDPSession, Request } from 'playwright-core';
 import type { Logger } from 'pino';
 import { withPageSession } from '../extract/page-script.js';
 import { closeLease, type PageLease } from './context-supply.js';
@@ -36,6 +36,9 @@ interface WarmPage {
 
 /** Clearing one origin is one CDP call; a page that touched more than this many is not worth resetting. */
 const MAX_ORIGINS_TO_CLEAR = 64;
+/** Tries, and the pause between them, for the history to hold only the reset's `about:blank`. */
+const HISTORY_ATTEMPTS = 20;
+const HISTORY_RETRY_MS = 5;
 /** A reset that takes longer than this (a page refusing to unload) gives the page up. */
 const RESET_TIMEOUT_MS = 10_000;
 
@@ -157,7 +160,7 @@ export class WarmPages {
         Promise.all([
           trace.headersSet ? page.setExtraHTTPHeaders({}) : undefined,
           cdp.send('Network.clearBrowserCache'),
-          cdp.send('Page.resetNavigationHistory'),
+          clearHistory(cdp),
           // about:blank keeps the window's name, which a page may have used as storage.
           cdp.send('Runtime.evaluate', { expression: "window.name = ''" }),
           ...[...trace.origins].map((origin) => cdp.send('Storage.clearDataForOrigin', { origin, storageTypes: 'all' })),
@@ -199,6 +202,22 @@ export class WarmPages {
     clearTimeout(warm.idleTimer);
     await closeLease(warm.lease);
   }
+}
+
+/**
+ * Leaves the page's history with its `about:blank` entry alone. Playwright sees the navigation
+ * commit before the browser's own history may have taken the entry in, and a clearing that runs
+ * first leaves the old page's entry behind (a later `history.length` of 3): so the history is
+ * read back, and cleared again until it holds only `about:blank`.
+ */
+async function clearHistory(cdp: CDPSession): Promise<void> {
+  for (let attempt = 0; attempt < HISTORY_ATTEMPTS; attempt += 1) {
+    await cdp.send('Page.resetNavigationHistory');
+    const { currentIndex, entries } = await cdp.send('Page.getNavigationHistory');
+    if (entries.length === 1 && entries[currentIndex]?.url === 'about:blank') return;
+    await new Promise((resolve) => setTimeout(resolve, HISTORY_RETRY_MS));
+  }
+  throw new Error('the history could not be cleared');
 }
 
 function noteOrigin(trace: LeaseTrace, url: string): void {
