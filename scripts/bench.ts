@@ -4,7 +4,7 @@
  * work with a new context per page. Everything runs on loopback; figures are printed as ratios.
  * Each (operation, concurrency) cell is measured `--rounds` times, the order of the two sides
  * alternating between rounds so load from elsewhere hits both, with the peak memory (PSS) of each
- * side while it ran. `--memory-series N` then sends N markdown requests and prints Pluck's memory
+ * side, sampled while it ran the cell once more before its timed run. `--memory-series N` then sends N markdown requests and prints Pluck's memory
  * every 500, to show whether it stays flat.
  *
  *   npm run bench -- [--requests N] [--ops content,markdown,screenshot,pdf] [--concurrency 1,4,8]
@@ -198,6 +198,21 @@ async function withPeakMemory<T>(sampleKb: () => Promise<number>, work: () => Pr
 
 type Measured = { result: Figures; peakMb: number };
 
+/**
+ * A side's cell, run twice: once with its memory sampled, for the peak, then again with nothing
+ * else running, for the figures. Reading `smaps_rollup` walks a process's page tables under its
+ * memory-map lock: one sample of Pluck's side (this Node process, Chromium's browser, GPU, network
+ * and renderer processes) took ~110 ms and ~45 ms of kernel CPU on this 2-core machine, while
+ * holding up the sampled processes' own memory work. Sampled while timed, screenshots at
+ * concurrency 1 took 181 ms each instead of 161 (same code, same minute). The first run also
+ * warms the side for the second.
+ */
+async function sampledThenTimed(sampleKb: () => Promise<number>, run: () => Promise<Figures>): Promise<Measured> {
+  const { result: sampled, peakMb } = await withPeakMemory(sampleKb, run);
+  const result = await run();
+  return { result: { ...result, failures: result.failures + sampled.failures }, peakMb };
+}
+
 const TABLE_HEADER = [
   'operation'.padEnd(10),
   'conc'.padStart(4),
@@ -215,7 +230,7 @@ const TABLE_HEADER = [
   'fails'.padStart(5),
 ].join(' ');
 const TABLE_NOTE =
-  `baseMB, pluckMB: peak PSS while that side ran, sampled every ${SAMPLE_MS} ms. *pluckMB includes this bench's Node ` +
+  `baseMB, pluckMB: peak PSS while that side ran the cell once more, sampled every ${SAMPLE_MS} ms (the timed run is not sampled). *pluckMB includes this bench's Node ` +
   "process (it hosts Pluck's server, pool and egress proxy) with Pluck's Chromium; baseMB is the baseline's Chromium alone.";
 
 /** One round of one cell, in TABLE_HEADER's columns. */
@@ -297,8 +312,8 @@ async function main() {
   for (const operation of OPERATIONS) {
     for (const concurrency of LEVELS) {
       const sides = {
-        baseline: () => withPeakMemory(baselinePssKb, () => measure(concurrency, REQUESTS, () => baselineOnce(browser, pageUrl, operation))),
-        pluck: () => withPeakMemory(pluckPssKb, () => measure(concurrency, REQUESTS, viaApi(operation))),
+        baseline: () => sampledThenTimed(baselinePssKb, () => measure(concurrency, REQUESTS, () => baselineOnce(browser, pageUrl, operation))),
+        pluck: () => sampledThenTimed(pluckPssKb, () => measure(concurrency, REQUESTS, viaApi(operation))),
       };
       for (let round = 1; round <= ROUNDS; round += 1) {
         // Odd rounds run the baseline first, even rounds Pluck first, so a burst of load from
