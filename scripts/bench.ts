@@ -4,8 +4,8 @@
  * work with a new context per page. Everything runs on loopback; figures are printed as ratios.
  * Each (operation, concurrency) cell is measured `--rounds` times, the order of the two sides
  * alternating between rounds so load from elsewhere hits both, with the peak memory (PSS) of each
- * side, sampled while it ran the cell once more before its timed run. `--memory-series N` then sends N markdown requests and prints Pluck's memory
- * every 500, to show whether it stays flat.
+ * side, sampled while it ran the cell once more before its timed run. `--memory-series N` then
+ * sends N markdown requests and prints Pluck's memory every 500, to show whether it stays flat.
  *
  *   npm run bench -- [--requests N] [--ops content,markdown,screenshot,pdf] [--concurrency 1,4,8]
  *                    [--rounds 2] [--multi-requests 12] [--memory-series 0]
@@ -202,10 +202,10 @@ type Measured = { result: Figures; peakMb: number };
  * A side's cell, run twice: once with its memory sampled, for the peak, then again with nothing
  * else running, for the figures. Reading `smaps_rollup` walks a process's page tables under its
  * memory-map lock: one sample of Pluck's side (this Node process, Chromium's browser, GPU, network
- * and renderer processes) took ~110 ms and ~45 ms of kernel CPU on this 2-core machine, while
+ * and renderer processes) took ~110 ms, ~45 ms of it kernel CPU, on this 2-core machine, while
  * holding up the sampled processes' own memory work. Sampled while timed, screenshots at
  * concurrency 1 took 181 ms each instead of 161 (same code, same minute). The first run also
- * warms the side for the second.
+ * warms the side for the second; the row's failures are both runs'.
  */
 async function sampledThenTimed(sampleKb: () => Promise<number>, run: () => Promise<Figures>): Promise<Measured> {
   const { result: sampled, peakMb } = await withPeakMemory(sampleKb, run);
