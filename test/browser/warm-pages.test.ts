@@ -1,3 +1,4 @@
+import type { ServerResponse } from 'node:http';
 import type { BrowserContext } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import type { BrowserPool } from '../../src/browser/browser-pool.js';
@@ -54,6 +55,7 @@ const NOTHING = { cookie: '', localStorage: null, sessionStorage: null, windowNa
 describe('warm pages and sessions', () => {
   let site: RecordingServer;
   let framed: RecordingServer;
+  const heldBeacons: ServerResponse[] = [];
   const pools: BrowserPool[] = [];
   const pool = (options: TestPoolOptions = {}) => {
     const created = createTestPool({ allowPrivateHosts: [site.hostPort, framed.hostPort], maxPages: 4, ...options });
@@ -74,6 +76,12 @@ describe('warm pages and sessions', () => {
       ),
       '/cacheable': htmlPage('cacheable', { 'cache-control': 'public, max-age=3600' }),
       '/sw.js': (_req, res) => res.writeHead(200, { 'content-type': 'text/javascript' }).end('self.addEventListener("fetch", () => {});'),
+      '/beacon-page': htmlPage(`<script>addEventListener('pagehide', () => navigator.sendBeacon('/beacon', 'bye'));</script><p>beacon</p>`),
+      // Held until the test answers it, after the page has been reset.
+      '/beacon': (req, res) => {
+        req.resume();
+        heldBeacons.push(res);
+      },
     });
   });
   afterAll(async () => {
@@ -154,6 +162,23 @@ describe('warm pages and sessions', () => {
     const hit = site.hitsTo('/read-second')[0];
     expect(hit?.headers['x-first']).toBeUndefined();
     expect(hit?.headers.cookie).toBeUndefined();
+  });
+
+  it("clears a cookie that the previous document's beacon brings back after the reset, before the next request", async () => {
+    const engine = pool();
+    const used = await visit(engine, {}, { url: `${site.origin}/beacon-page` }, async ({ context }) => context, { account: 'account-c' });
+    // The reset unloaded the page, which sent its beacon; the reset is over, the answer still to come.
+    await vi.waitFor(() => expect(heldBeacons).toHaveLength(1), { timeout: 5_000 });
+    await vi.waitFor(() => expect(engine.stats().warmPages).toBe(1));
+    heldBeacons.shift()?.writeHead(204, { 'set-cookie': 'late=beacon; Path=/; Max-Age=3600' }).end();
+    await vi.waitFor(async () => expect((await used.cookies()).map((cookie) => cookie.name)).toContain('late'), { timeout: 5_000 });
+
+    const again = await visit(engine, {}, { url: `${site.origin}/read-after-beacon` }, async (loaded) => ({ context: loaded.context, seen: await leftovers(loaded) }), {
+      account: 'account-c',
+    });
+    expect(again.context, 'the warm page was not reused, so this test proves nothing about its reset').toBe(used);
+    expect(again.seen.cookie).toBe('');
+    expect(site.hitsTo('/read-after-beacon')[0]?.headers.cookie).toBeUndefined();
   });
 
   it('keeps state between requests that name the same session of one account, and only those', async () => {
