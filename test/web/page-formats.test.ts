@@ -28,6 +28,12 @@ const RICH_PAGE = `<!doctype html><html lang="en-GB"><head>
 <script>document.querySelector('article').insertAdjacentHTML('beforeend', '<p id="by-script">Added by the page script.</p>');</script>
 </body></html>`;
 
+/** A page that shows nothing until well after `load`, then a tall article. */
+const SILENT_THEN_FILLED = `<!doctype html><html lang="en"><head><title>Silent</title></head><body>
+<script>addEventListener('load', () => setTimeout(() => {
+  document.body.insertAdjacentHTML('beforeend', ${JSON.stringify(`<article style="min-height: 3000px"><h1>Filled late</h1><p>${prose('Late')}</p></article>`)});
+}, 1200));</script></body></html>`;
+
 describe('POST /v1/web/page: several outputs of one page load', () => {
   let site: RecordingServer;
   let openai: OpenAiStandIn;
@@ -37,7 +43,7 @@ describe('POST /v1/web/page: several outputs of one page load', () => {
 
   beforeAll(async () => {
     const send = (body: string) => (_req: unknown, res: ServerResponse) => res.writeHead(200, { 'content-type': 'text/html; charset=utf-8' }).end(body);
-    [site, openai] = await Promise.all([startRecordingServer({ '/rich': send(RICH_PAGE), '/other': send(RICH_PAGE) }), startOpenAiStandIn()]);
+    [site, openai] = await Promise.all([startRecordingServer({ '/rich': send(RICH_PAGE), '/other': send(RICH_PAGE), '/silent': send(SILENT_THEN_FILLED) }), startOpenAiStandIn()]);
     server = await startTestServer('sqlite', {
       ALLOW_PRIVATE_HOSTS: site.hostPort,
       OPENAI_BASE_URL: `${openai.url}/v1`,
@@ -84,6 +90,14 @@ describe('POST /v1/web/page: several outputs of one page load', () => {
     expect(await balance()).toBe(before - 3);
     const files = await api.get('/v1/files/list', key);
     expect(files.body.data.files.map((file: { id: string }) => file.id)).toEqual(expect.arrayContaining([data.screenshot.fileId, data.pdf.fileId]));
+  });
+
+  it('takes the screenshot after the markdown has waited for a page that showed nothing yet', async () => {
+    const res = await page({ url: `${site.origin}/silent`, formats: ['markdown', { type: 'screenshot', fullPage: true }], base64: true });
+    expect(res.status, res.text.slice(0, 500)).toBe(200);
+    expect(res.body.data.markdown).toContain('Late sentence 9 carries');
+    // The filled page is 3,000 px tall; the empty one is the 800 px viewport.
+    expect(pngSize(Buffer.from(res.body.data.screenshot.base64, 'base64')).height).toBeGreaterThanOrEqual(3000);
   });
 
   it('says what the page says about itself, on this and on every spec page operation', async () => {
