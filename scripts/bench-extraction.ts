@@ -30,7 +30,7 @@ export const CHROMIUM_ARGS = [...BASELINE_CHROMIUM_ARGS, ...RENDERER_V8_FLAGS, .
 
 /** How the bench and the debugging scripts beside it launch Chromium. */
 export const BENCH_LAUNCH_OPTIONS = {
-  executablePath: '/usr/bin/chromium',
+  executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
   args: CHROMIUM_ARGS,
   ignoreDefaultArgs: FEATURE_LAUNCH_OPTIONS.ignoreDefaultArgs,
 };

@@ -124,6 +124,7 @@ async function startPluck(pages: BenchPage[], port: number) {
     FREE_REQUESTS_PER_HOUR: '1000000',
     FREE_MONTHLY_CREDITS: '1000000',
     AUTH_SECRET: 'bench-secret-bench-secret-bench-secret',
+    CHROMIUM_PATH: BENCH_LAUNCH_OPTIONS.executablePath,
   });
   const logger = pino({ level: process.env.BENCH_LOG_LEVEL ?? 'silent' }, pino.destination(2));
   const ctx = await createContext(config, { logger, hostResolver: storedResolver(pages) });

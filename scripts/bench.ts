@@ -271,6 +271,7 @@ async function main() {
     FREE_MONTHLY_CREDITS: '1000000',
     CACHE_TTL_SECONDS: '0',
     AUTH_SECRET: 'bench-secret-bench-secret-bench-secret',
+    ...(process.env.CHROMIUM_PATH ? { CHROMIUM_PATH: process.env.CHROMIUM_PATH } : {}),
   });
   const ctx = await createContext(config, { logger: pino({ level: process.env.BENCH_LOG_LEVEL ?? 'silent' }) });
   const server = serve({ fetch: createApp(ctx).fetch, port: 0, hostname: '127.0.0.1' });
