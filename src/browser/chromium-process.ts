@@ -18,6 +18,11 @@ export interface ChromiumProcess {
   browser: Browser;
   /** Process id of the browser process (undefined when it could not be found in /proc, or is remote). */
   pid: number | undefined;
+  /**
+   * The process group Playwright started it in (the launched executable leads it), which every
+   * Chromium process stays in: the browser's own pid unless a launcher script started it.
+   */
+  processGroup?: number;
   /** The profile directory unique to this launch; every child process names it. */
   userDataDir: string | undefined;
   /** Set for a browser on another host (BROWSER_WS_ENDPOINT): not ours to kill, only to disconnect. */
@@ -170,7 +175,7 @@ export async function launchChromium(options: ChromiumLaunchOptions): Promise<Ch
       throw explainLaunchFailure(error, options);
     });
   const found = await findBrowserProcess(marker);
-  return { browser, pid: found?.pid, userDataDir: found?.userDataDir };
+  return { browser, pid: found?.pid, processGroup: found?.processGroup, userDataDir: found?.userDataDir };
 }
 
 /** The operator's next step, for the failures a sandboxed launch can meet. */
@@ -195,8 +200,9 @@ function explainLaunchFailure(error: unknown, options: ChromiumLaunchOptions): u
  * leader) and any process naming its profile directory. Needed after a crash, when Playwright
  * sees the browser process gone and kills nothing.
  */
-export async function killChromiumLeftovers(target: Pick<ChromiumProcess, 'pid' | 'userDataDir'>): Promise<void> {
-  if (target.pid !== undefined) signal(-target.pid);
+export async function killChromiumLeftovers(target: Pick<ChromiumProcess, 'pid' | 'processGroup' | 'userDataDir'>): Promise<void> {
+  const group = target.processGroup ?? target.pid;
+  if (group !== undefined) signal(-group);
   if (!target.userDataDir) return;
   const needle = `--user-data-dir=${target.userDataDir}`;
   for (const entry of await listProcesses()) {
@@ -218,16 +224,21 @@ function signal(pid: number): void {
   }
 }
 
-async function findBrowserProcess(marker: string): Promise<{ pid: number; userDataDir: string | undefined } | undefined> {
+async function findBrowserProcess(marker: string): Promise<{ pid: number; processGroup: number; userDataDir: string | undefined } | undefined> {
   const needle = `--pluck-browser=${marker}`;
-  const entry = (await listProcesses()).find((candidate) => candidate.args.includes(needle));
+  const marked = (await listProcesses()).filter((candidate) => candidate.args.includes(needle));
+  // A launcher script that starts Chromium as its child instead of exec'ing it (Debian's
+  // chromium-headless-shell does) carries the same arguments; the browser is the innermost.
+  const entry = marked.find((candidate) => !marked.some((other) => other.ppid === candidate.pid));
   if (!entry) return undefined;
   const userDataDir = entry.args.find((arg) => arg.startsWith('--user-data-dir='))?.slice('--user-data-dir='.length);
-  return { pid: entry.pid, userDataDir };
+  return { pid: entry.pid, processGroup: entry.processGroup, userDataDir };
 }
 
 export interface ProcessEntry {
   pid: number;
+  ppid: number;
+  processGroup: number;
   args: string[];
 }
 
@@ -243,9 +254,11 @@ export async function listProcesses(): Promise<ProcessEntry[]> {
     names.filter((name) => /^\d+$/.test(name)).map(async (name): Promise<ProcessEntry | undefined> => {
       try {
         const [cmdline, stat] = await Promise.all([readFile(`/proc/${name}/cmdline`, 'utf8'), readFile(`/proc/${name}/stat`, 'utf8')]);
-        if (stat.slice(stat.lastIndexOf(')') + 2).startsWith('Z')) return undefined;
+        // After the command name in parentheses: the state, the parent's pid, the process group.
+        const [state, ppid, processGroup] = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+        if (state === 'Z') return undefined;
         // Processes forked from Chromium's zygote rewrite their title: one string, spaces between arguments.
-        return { pid: Number(name), args: cmdline.split(/[\0 ]+/) };
+        return { pid: Number(name), ppid: Number(ppid), processGroup: Number(processGroup), args: cmdline.split(/[\0 ]+/) };
       } catch {
         return undefined;
       }

@@ -1,6 +1,9 @@
 import { execFileSync } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
-import { readFileSync } from 'node:fs';
+import { readFileSync, readlinkSync } from 'node:fs';
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { basename, join } from 'node:path';
 import { type Browser, chromium } from 'playwright-core';
 import { afterAll, describe, expect, it } from 'vitest';
 import { BASELINE_CHROMIUM_ARGS } from '../../scripts/baseline-chromium.js';
@@ -76,6 +79,27 @@ describe('Chromium launch flags', () => {
     expect(features).toEqual(expect.arrayContaining([...PLAYWRIGHT_DISABLED_FEATURES, 'WebUIOmniboxPopup', 'RenderDocument']));
     expect(await browserUiTargets(process.browser)).toEqual([]);
   });
+
+  it('takes the browser itself for its process, not a launcher script that starts it as a child', async () => {
+    const dir = await mkdtemp(join(tmpdir(), 'pluck-launcher-'));
+    const launcher = join(dir, 'chromium-launcher.sh');
+    // No exec: the script stays the parent, with the same arguments, as Debian's headless shell launcher does.
+    await writeFile(launcher, `#!/bin/sh\n${loadConfig({}).browser.chromiumPath} "$@"\n`, { mode: 0o755 });
+    try {
+      const process = await launchChromium({ executablePath: launcher, proxyUrl: 'http://127.0.0.1:9', sandbox: false });
+      launched.push(process);
+      const entries = await listProcesses();
+      const script = entries.find((entry) => entry.args.some((arg) => arg.endsWith('chromium-launcher.sh')));
+      expect(script, 'the launcher script is still running').toBeDefined();
+      expect(process.pid).not.toBe(script?.pid);
+      // The browser's own executable, not a shell: the script may start another launcher in turn.
+      expect(basename(readlinkSync(`/proc/${process.pid}/exe`))).toMatch(/^chrom/);
+      // The group to kill after a crash is still the one Playwright started, which the script leads.
+      expect(process.processGroup).toBe(script?.pid);
+    } finally {
+      await rm(dir, { recursive: true, force: true });
+    }
+  });
 });
 
 describe("the service's Chromium, as configured by default", () => {
@@ -101,8 +125,10 @@ describe("the service's Chromium, as configured by default", () => {
     let renderers: ProcessEntry[] = [];
     for (let attempt = 0; attempt < 100 && renderers.length === 0; attempt++) {
       await new Promise((resolve) => setTimeout(resolve, 50));
-      const { userDataDir } = server.ctx.browser.stats();
-      processes = (await listProcesses()).filter((entry) => userDataDir !== undefined && entry.args.includes(`--user-data-dir=${userDataDir}`));
+      // Every process of a Chromium stays in the process group it was started in; not every
+      // build names the profile directory on its children's command lines.
+      const group = server.ctx.browser.stats().browserPid;
+      processes = (await listProcesses()).filter((entry) => group !== undefined && entry.processGroup === group);
       renderers = processes.filter((entry) => entry.args.includes('--type=renderer'));
     }
     const { browserPid } = server.ctx.browser.stats();
