@@ -23,7 +23,7 @@ export interface ChromiumProcess {
    * Chromium process stays in: the browser's own pid unless a launcher script started it.
    */
   processGroup?: number;
-  /** The profile directory unique to this launch; every child process names it. */
+  /** The profile directory unique to this launch; new headless's child processes name it, the headless shell's do not. */
   userDataDir: string | undefined;
   /** Set for a browser on another host (BROWSER_WS_ENDPOINT): not ours to kill, only to disconnect. */
   remoteEndpoint?: string;
@@ -196,8 +196,8 @@ function explainLaunchFailure(error: unknown, options: ChromiumLaunchOptions): u
 }
 
 /**
- * SIGKILLs whatever is left of a Chromium: its process group (Playwright starts it as a group
- * leader) and any process naming its profile directory. Needed after a crash, when Playwright
+ * SIGKILLs whatever is left of a Chromium: the process group Playwright started it in, which
+ * every Chromium process stays in, and any process naming its profile directory. Needed after a crash, when Playwright
  * sees the browser process gone and kills nothing.
  */
 export async function killChromiumLeftovers(target: Pick<ChromiumProcess, 'pid' | 'processGroup' | 'userDataDir'>): Promise<void> {

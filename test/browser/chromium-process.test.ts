@@ -127,8 +127,9 @@ describe("the service's Chromium, as configured by default", () => {
       await new Promise((resolve) => setTimeout(resolve, 50));
       // Every process of a Chromium stays in the process group it was started in; not every
       // build names the profile directory on its children's command lines.
-      const group = server.ctx.browser.stats().browserPid;
-      processes = (await listProcesses()).filter((entry) => group !== undefined && entry.processGroup === group);
+      const all = await listProcesses();
+      const group = all.find((entry) => entry.pid === server.ctx.browser.stats().browserPid)?.processGroup;
+      processes = all.filter((entry) => group !== undefined && entry.processGroup === group);
       renderers = processes.filter((entry) => entry.args.includes('--type=renderer'));
     }
     const { browserPid } = server.ctx.browser.stats();
