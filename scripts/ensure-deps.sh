@@ -1,16 +1,26 @@
 #!/usr/bin/env bash
 # Installs what Pluck needs on a fresh Debian machine with Node 20: npm packages from the lock
-# file, and Debian's chromium when it is missing. Safe to run again: it skips what is present.
+# file, and Debian's chromium (or its headless shell, if CHROMIUM_PATH names it) when it is
+# missing. Safe to run again: it skips what is present.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
-if [ -z "${CHROMIUM_PATH:-}" ] && ! command -v chromium >/dev/null 2>&1; then
-  echo "ensure-deps: installing Debian's chromium" >&2
+apt_install() {
+  echo "ensure-deps: installing Debian's $1" >&2
   SUDO=""
   [ "$(id -u)" -ne 0 ] && SUDO="sudo"
   $SUDO apt-get update -qq
-  DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq chromium >/dev/null
+  DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq "$1" >/dev/null
+}
+
+if [ -z "${CHROMIUM_PATH:-}" ] && ! command -v chromium >/dev/null 2>&1; then
+  apt_install chromium
 fi
+# Chromium's headless shell, when CHROMIUM_PATH names Debian's (docs/browser-and-security.md).
+case "${CHROMIUM_PATH:-}" in
+  /usr/lib/chromium/chromium-headless-shell | /usr/bin/chromium-headless-shell)
+    [ -x "$CHROMIUM_PATH" ] || apt_install chromium-headless-shell ;;
+esac
 
 # As root, Pluck runs Chromium (with its sandbox on) as this unprivileged user: Chromium refuses
 # to sandbox itself as root. Its own user, so a browser exploit reaches nothing else's files.
