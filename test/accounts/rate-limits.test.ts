@@ -1,6 +1,7 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { MemoryRateLimiter } from '../../src/limits/memory-rate-limiter.js';
 import { apiClient } from '../helpers/client.js';
+import { clearOfWindowEnd } from '../helpers/limit-window.js';
 import { startTestServer, type TestServer } from '../helpers/test-server.js';
 
 describe('rate limits per account', () => {
@@ -12,6 +13,7 @@ describe('rate limits per account', () => {
     api = apiClient(server.baseUrl);
   });
   afterAll(() => server?.close());
+  beforeEach(() => clearOfWindowEnd(3600), 20_000);
 
   it('reports the window on every answer and refuses the request over the limit', async () => {
     const { token } = await api.signUp();

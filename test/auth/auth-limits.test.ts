@@ -4,6 +4,7 @@ import { addressLimitKey } from '../../src/http/client-address.js';
 import { PASSWORD } from '../helpers/accounts.js';
 import { apiClient } from '../helpers/client.js';
 import { backendEnv, deleteRedisKeys, testBackends, uniqueRedisPrefix } from '../helpers/redis.js';
+import { clearOfWindowEnd } from '../helpers/limit-window.js';
 import { startTestServer, type TestServer } from '../helpers/test-server.js';
 
 /** The auth limits a default instance runs with (the test harness relaxes them otherwise). */
@@ -28,16 +29,6 @@ function expectRateLimited(res: { status: number; body: any; headers: Headers; t
   expect(retryAfter).toBeLessThanOrEqual(DEFAULTS.windowSeconds);
 }
 
-/**
- * The limits count in fixed windows aligned to the clock (every 15 minutes by default): a test
- * that crossed a window's end would get a fresh budget halfway. Seconds before an end, wait it out.
- */
-async function clearOfWindowEnd(): Promise<void> {
-  const windowMs = DEFAULTS.windowSeconds * 1000;
-  const untilEnd = windowMs - (Date.now() % windowMs);
-  if (untilEnd < 15_000) await new Promise((resolve) => setTimeout(resolve, untilEnd + 50));
-}
-
 const statuses = (answers: Array<{ status: number }>) => answers.map((answer) => answer.status);
 const count = (answers: Array<{ status: number }>, status: number) => answers.filter((answer) => answer.status === status).length;
 
@@ -58,7 +49,7 @@ for (const backend of await testBackends()) {
     });
 
     const from = (address: string) => apiClient(server.baseUrl, null, { 'x-forwarded-for': address });
-    beforeEach(clearOfWindowEnd, 20_000);
+    beforeEach(() => clearOfWindowEnd(DEFAULTS.windowSeconds), 20_000);
 
     it('40 wrong passwords and then the right one: refused from the eleventh on, whatever the address', async () => {
       const { email } = await from(freshAddress()).signUp();

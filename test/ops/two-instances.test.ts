@@ -5,6 +5,7 @@ import { join } from 'node:path';
 import pg from 'pg';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { apiClient, type ApiResponse } from '../helpers/client.js';
+import { clearOfWindowEnd } from '../helpers/limit-window.js';
 import { createPostgresDatabase, testDialects } from '../helpers/databases.js';
 import { type RecordingServer, startRecordingServer } from '../helpers/recording-server.js';
 import { backendEnv, deleteRedisKeys, testBackends, uniqueRedisPrefix } from '../helpers/redis.js';
@@ -144,6 +145,7 @@ describe.skipIf(!shared)('two server processes sharing PostgreSQL, Redis and a b
   });
 
   it("counts one account's requests on both instances against one hourly limit", async () => {
+    await clearOfWindowEnd(3600);
     const { key } = await a.signUpWithKey();
     // Creating the key was the account's first request.
     const remaining: string[] = [];
