@@ -14,7 +14,7 @@ import pino from 'pino';
 import { BrowserPool } from '../src/browser/browser-pool.js';
 import { loadConfig } from '../src/config.js';
 import { AddressPolicy } from '../src/net/address-policy.js';
-import { BASELINE_CHROMIUM_ARGS } from './baseline-chromium.js';
+import { BASELINE_CHROMIUM_ARGS, BENCH_CHROMIUM_PATH } from './baseline-chromium.js';
 
 const { values } = parseArgs({
   options: {
@@ -27,7 +27,7 @@ const pagesPerRun = Number(values.pages);
 const levels = values.concurrency.split(',').map(Number);
 const rounds = Number(values.rounds);
 const defaults = loadConfig({}).browser;
-const chromiumPath = defaults.chromiumPath;
+const chromiumPath = BENCH_CHROMIUM_PATH;
 const baselineArgs = BASELINE_CHROMIUM_ARGS;
 
 type Visit = (url: string) => Promise<number>;

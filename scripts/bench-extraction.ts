@@ -8,7 +8,7 @@ import { type Browser, type BrowserContext, chromium, type Page } from 'playwrig
 import { FEATURE_LAUNCH_OPTIONS, RENDERER_V8_FLAGS } from '../src/browser/chromium-process.js';
 import { extractMarkdown, prepareExtractor } from '../src/extract/extract.js';
 import { bundlePageFunction, runPageFunction, siblingModule } from '../src/extract/page-script.js';
-import { BASELINE_CHROMIUM_ARGS } from './baseline-chromium.js';
+import { BASELINE_CHROMIUM_ARGS, BENCH_CHROMIUM_PATH } from './baseline-chromium.js';
 
 /**
  * Extraction quality bench: every stored page of a data set folder is loaded into Chromium (the
@@ -30,7 +30,7 @@ export const CHROMIUM_ARGS = [...BASELINE_CHROMIUM_ARGS, ...RENDERER_V8_FLAGS, .
 
 /** How the bench and the debugging scripts beside it launch Chromium. */
 export const BENCH_LAUNCH_OPTIONS = {
-  executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
+  executablePath: BENCH_CHROMIUM_PATH,
   args: CHROMIUM_ARGS,
   ignoreDefaultArgs: FEATURE_LAUNCH_OPTIONS.ignoreDefaultArgs,
 };

@@ -31,7 +31,7 @@ import { createApp } from '../src/app.js';
 import { loadConfig } from '../src/config.js';
 import { closeContext, createContext } from '../src/container.js';
 import { type HostResolver, systemResolver } from '../src/net/address-policy.js';
-import { BASELINE_CHROMIUM_ARGS } from './baseline-chromium.js';
+import { BASELINE_CHROMIUM_ARGS, BENCH_CHROMIUM_PATH } from './baseline-chromium.js';
 import { BENCH_LAUNCH_OPTIONS, listStoredPages, percentile, runExtractionBench } from './bench-extraction.js';
 
 const { values } = parseArgs({
@@ -124,7 +124,7 @@ async function startPluck(pages: BenchPage[], port: number) {
     FREE_REQUESTS_PER_HOUR: '1000000',
     FREE_MONTHLY_CREDITS: '1000000',
     AUTH_SECRET: 'bench-secret-bench-secret-bench-secret',
-    CHROMIUM_PATH: BENCH_LAUNCH_OPTIONS.executablePath,
+    CHROMIUM_PATH: BENCH_CHROMIUM_PATH,
   });
   const logger = pino({ level: process.env.BENCH_LOG_LEVEL ?? 'silent' }, pino.destination(2));
   const ctx = await createContext(config, { logger, hostResolver: storedResolver(pages) });
@@ -189,7 +189,7 @@ function summary(label: string, times: number[]): string {
 
 async function timing(pages: BenchPage[], site: Awaited<ReturnType<typeof startStoredSite>>, pluck: Awaited<ReturnType<typeof startPluck>>) {
   const browser = await chromium.launch({
-    executablePath: BENCH_LAUNCH_OPTIONS.executablePath,
+    executablePath: BENCH_CHROMIUM_PATH,
     // Chromium's own DNS client (AsyncDns) off: it then asks the system resolver, as Pluck's egress
     // proxy does. On this machine its own client waits 1-5 s on every dead host, which would make
     // the baseline look slow for a reason that has nothing to do with Pluck.

@@ -23,7 +23,7 @@ import { createApp } from '../src/app.js';
 import { loadConfig } from '../src/config.js';
 import { closeContext, createContext } from '../src/container.js';
 import { extractMarkdown } from '../src/extract/extract.js';
-import { BASELINE_CHROMIUM_ARGS } from './baseline-chromium.js';
+import { BASELINE_CHROMIUM_ARGS, BENCH_CHROMIUM_PATH } from './baseline-chromium.js';
 
 type Operation = 'content' | 'markdown' | 'screenshot' | 'pdf';
 
@@ -271,7 +271,7 @@ async function main() {
     FREE_MONTHLY_CREDITS: '1000000',
     CACHE_TTL_SECONDS: '0',
     AUTH_SECRET: 'bench-secret-bench-secret-bench-secret',
-    ...(process.env.CHROMIUM_PATH ? { CHROMIUM_PATH: process.env.CHROMIUM_PATH } : {}),
+    CHROMIUM_PATH: BENCH_CHROMIUM_PATH,
   });
   const ctx = await createContext(config, { logger: pino({ level: process.env.BENCH_LOG_LEVEL ?? 'silent' }) });
   const server = serve({ fetch: createApp(ctx).fetch, port: 0, hostname: '127.0.0.1' });

@@ -197,8 +197,8 @@ function explainLaunchFailure(error: unknown, options: ChromiumLaunchOptions): u
 
 /**
  * SIGKILLs whatever is left of a Chromium: the process group Playwright started it in, which
- * every Chromium process stays in, and any process naming its profile directory. Needed after a crash, when Playwright
- * sees the browser process gone and kills nothing.
+ * every Chromium process stays in, and any process naming its profile directory. Needed after a
+ * crash, when Playwright sees the browser process gone and kills nothing.
  */
 export async function killChromiumLeftovers(target: Pick<ChromiumProcess, 'pid' | 'processGroup' | 'userDataDir'>): Promise<void> {
   const group = target.processGroup ?? target.pid;

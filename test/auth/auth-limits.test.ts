@@ -3,8 +3,8 @@ import { loadConfig } from '../../src/config.js';
 import { addressLimitKey } from '../../src/http/client-address.js';
 import { PASSWORD } from '../helpers/accounts.js';
 import { apiClient } from '../helpers/client.js';
-import { backendEnv, deleteRedisKeys, testBackends, uniqueRedisPrefix } from '../helpers/redis.js';
 import { clearOfWindowEnd } from '../helpers/limit-window.js';
+import { backendEnv, deleteRedisKeys, testBackends, uniqueRedisPrefix } from '../helpers/redis.js';
 import { startTestServer, type TestServer } from '../helpers/test-server.js';
 
 /** The auth limits a default instance runs with (the test harness relaxes them otherwise). */
