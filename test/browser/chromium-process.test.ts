@@ -136,8 +136,9 @@ describe("the service's Chromium, as configured by default", () => {
     expect(renderers.length).toBeGreaterThan(0);
     expect(processes.flatMap((entry) => entry.args)).not.toContain('--no-sandbox');
     for (const renderer of renderers) {
-      // Chromium's sandbox puts every renderer under a seccomp-bpf filter (mode 2).
-      expect(statusField(renderer.pid, 'Seccomp'), `renderer ${renderer.pid}`).toBe('2');
+      // Chromium's sandbox puts every renderer under a seccomp-bpf filter (mode 2). A renderer
+      // forked a moment ago engages it early in its start, before it is given any page.
+      expect(await seccompModeOnceStarted(renderer.pid), `renderer ${renderer.pid}`).toBe('2');
     }
     if (process.getuid?.() === 0) {
       const chromiumUid = String(execFileSync('id', ['-u', 'pluck-chromium'])).trim();
@@ -150,6 +151,13 @@ describe("the service's Chromium, as configured by default", () => {
 });
 
 /** A field of /proc/PID/status, e.g. `Seccomp` or `Uid`. */
+async function seccompModeOnceStarted(pid: number): Promise<string | undefined> {
+  for (let attempt = 0; attempt < 40 && statusField(pid, 'Seccomp') !== '2'; attempt++) {
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+  return statusField(pid, 'Seccomp');
+}
+
 function statusField(pid: number, name: string): string | undefined {
   const line = readFileSync(`/proc/${pid}/status`, 'utf8')
     .split('\n')
