@@ -5,7 +5,8 @@
  * machine third-party hosts do not resolve, as a dead tracker or a blocked ad host does not answer.
  *
  * Printed, in one run:
- * - 5xx answers (must be 0) and empty answers (fewer than 5 words) of `POST /v1/web/markdown`;
+ * - 5xx answers (must be 0) and empty answers (fewer than 5 words) of `POST /v1/web/markdown`,
+ *   and its time and CPU per page (the first request of the run included);
  * - shingle F1 of that markdown beside the extraction bench's (JavaScript off, other requests
  *   refused) on the same pages;
  * - time per page of `POST /v1/web/content` against plain playwright-core on the same Chromium
@@ -28,6 +29,7 @@ import { serve } from '@hono/node-server';
 import pino from 'pino';
 import { type Browser, chromium } from 'playwright-core';
 import { createApp } from '../src/app.js';
+import { listProcesses } from '../src/browser/chromium-process.js';
 import { loadConfig } from '../src/config.js';
 import { closeContext, createContext } from '../src/container.js';
 import { type HostResolver, systemResolver } from '../src/net/address-policy.js';
@@ -145,12 +147,39 @@ async function startPluck(pages: BenchPage[], port: number) {
   };
   return {
     call,
+    /** CPU used so far by this process and Pluck's Chromium (its live processes and the ones they reaped), in ms. */
+    cpuMs: async () => {
+      const { user, system } = process.cpuUsage();
+      return (user + system) / 1000 + (await chromiumCpuMs(ctx.browser.stats().browserPid));
+    },
     close: async () => {
       server.close();
       await closeContext(ctx);
       await rm(dataDir, { recursive: true, force: true });
     },
   };
+}
+
+/** Clock ticks per second of /proc's CPU times (USER_HZ, 100 on Linux). */
+const TICKS_PER_SECOND = 100;
+
+/**
+ * Every process of the Chromium whose browser is `browserPid` shares its process group; each
+ * one's own time and its reaped children's time, summed, is all the CPU the browser has used.
+ */
+async function chromiumCpuMs(browserPid: number | undefined): Promise<number> {
+  const all = await listProcesses();
+  const group = all.find((entry) => entry.pid === browserPid)?.processGroup;
+  const stats = await Promise.all(
+    all.filter((entry) => entry.processGroup === group).map((entry) => readFile(`/proc/${entry.pid}/stat`, 'utf8').catch(() => '')),
+  );
+  let ticks = 0;
+  for (const stat of stats) {
+    // After the command name: utime, stime, cutime and cstime are the 12th to 15th fields.
+    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+    for (const index of [11, 12, 13, 14]) ticks += Number(fields[index] ?? 0);
+  }
+  return (ticks * 1000) / TICKS_PER_SECOND;
 }
 
 /** The baseline: plain playwright-core, a fresh context per page, `goto` until `load`, `content()`. */
@@ -244,8 +273,11 @@ async function quality(pages: BenchPage[], site: Awaited<ReturnType<typeof start
   const otherFailures: string[] = [];
   const empty: string[] = [];
   const warned: string[] = [];
+  const times: number[] = [];
+  const cpuBefore = await pluck.cpuMs();
   for (const [index, page] of pages.entries()) {
     const answer = await pluck.call('markdown', { url: site.urlOf(page) });
+    times.push(answer.ms);
     const dir = join(outDir, 'api', page.set);
     await mkdir(dir, { recursive: true });
     const label = `${page.set}/${page.name}`;
@@ -260,12 +292,15 @@ async function quality(pages: BenchPage[], site: Awaited<ReturnType<typeof start
     if (metadata.wordCount < EMPTY_WORDS) empty.push(`${label} (${metadata.wordCount} words)`);
     if (metadata.warnings?.length) warned.push(`${label}: ${metadata.warnings.map((warning) => warning.code).join(',')}`);
   }
+  const cpuAfter = await pluck.cpuMs();
   const lines = [
     `== POST /v1/web/markdown (JavaScript on), ${pages.length} pages ==`,
     `5xx answers: ${serverErrors.length}${serverErrors.length ? `\n  ${serverErrors.join('\n  ')}` : ''}`,
     `other failed answers: ${otherFailures.length}${otherFailures.length ? `\n  ${otherFailures.join('\n  ')}` : ''}`,
     `empty answers (< ${EMPTY_WORDS} words): ${empty.length}${empty.length ? `\n  ${empty.join('\n  ')}` : ''}`,
     `answers with warnings: ${warned.length}${warned.length ? `\n  ${warned.join('\n  ')}` : ''}`,
+    summary('time per page (sequential)', times),
+    `CPU per page (Pluck's Chromium and this process): ${((cpuAfter - cpuBefore) / pages.length).toFixed(0)} ms`,
     '',
     '== shingle F1: through the API (JavaScript on) beside the extraction bench (JavaScript off, other requests refused) ==',
   ];
