@@ -29,6 +29,47 @@ export interface MainContent {
   stats: StatsMap;
 }
 
+/*
+ * The article-body vote (`scoreCandidates`, `climb`, `withSiblings`) keeps Readability.js's
+ * numbers, which that library settled on over years of pages; the shares after them are Pluck's
+ * own, set by hand against both dev sets (docs/extraction-history.md says when and why).
+ */
+
+/** Readability: a block with less text than this has no vote. */
+const VOTING_BLOCK_TEXT = 25;
+/** Readability: a block votes for its ancestors up to this many levels up. */
+const VOTING_LEVELS = 5;
+/** Readability: each this many characters of a block add a point to its vote, up to `MAX_LENGTH_POINTS`. */
+const CHARACTERS_PER_POINT = 100;
+const MAX_LENGTH_POINTS = 3;
+/** Readability: climbing stops at a parent that scores under the last score divided by this. */
+const CLIMB_SCORE_DIVISOR = 3;
+/** Readability: a sibling of the top candidate joins it at this share of its score, and at least `SIBLING_SCORE_FLOOR`. */
+const SIBLING_SCORE_SHARE = 0.2;
+const SIBLING_SCORE_FLOOR = 10;
+/** Readability: a paragraph beside the top candidate joins it past this length, with links under `SIBLING_PARAGRAPH_LINKS`. */
+const SIBLING_PARAGRAPH_TEXT = 80;
+const SIBLING_PARAGRAPH_LINKS = 0.25;
+
+/** A block whose own text is half links or more is a line of links, not prose. */
+const PROSE_BLOCK_LINKS = 0.5;
+/** `<main>` is the area when it holds at least this share of the page's own text (shop footers can outweigh it). */
+const MAIN_AREA_SHARE = 0.25;
+/** An article among several stacked on one page holds at least this much text. */
+const STACKED_ARTICLE_TEXT = 200;
+/** A parent with at most this much more text than its only child is a wrapper of it. */
+const WRAPPER_SLACK = 1.05;
+/** A block that is more than this share teasers for other pages is not this page's content. */
+const TEASER_SHARE = 0.5;
+/** Prose beside the body (a split body's blocks, a category's guide) is mostly not links: under this link density. */
+const PROSE_LINKS = 0.3;
+/** Text made of fewer distinct words than this share of its words is filler repeated. */
+const DISTINCT_WORD_SHARE = 0.2;
+/** The article body holds most of the area's prose at this share. */
+const PROSE_SHARE = 0.6;
+/** Pruning article furniture that leaves less than this share of the body's text means it was no article. */
+const KEPT_BODY_SHARE = 0.5;
+
 function tagWeight(element: Element): number {
   switch (element.localName) {
     case 'div': case 'article': case 'main': case 'section': return 5;
@@ -40,8 +81,8 @@ function tagWeight(element: Element): number {
 }
 
 function isProseBlock(element: Element, stats: ElementStats): boolean {
-  if (isHeading(element) || stats.ownText < 25) return false;
-  return stats.ownLinkText / stats.ownText < 0.5;
+  if (isHeading(element) || stats.ownText < VOTING_BLOCK_TEXT) return false;
+  return stats.ownLinkText / stats.ownText < PROSE_BLOCK_LINKS;
 }
 
 const SITE_LANDMARKS = 'header, footer, nav, [role="banner"], [role="contentinfo"], [role="navigation"]';
@@ -62,7 +103,7 @@ function mainArea(body: Element, stats: StatsMap): Element {
     if (landmark.contains(best) || best.contains(landmark) || landmark.parentElement?.closest(SITE_LANDMARKS)) continue;
     pageText -= nonLinkText(stats.get(landmark));
   }
-  return nonLinkText(stats.get(best)) >= 0.25 * pageText ? best : body;
+  return nonLinkText(stats.get(best)) >= MAIN_AREA_SHARE * pageText ? best : body;
 }
 
 /**
@@ -71,7 +112,7 @@ function mainArea(body: Element, stats: StatsMap): Element {
  */
 function titledArticle(area: Element, stats: StatsMap): Element | undefined {
   const articles = Array.from(area.querySelectorAll('article, [itemtype*="Article"]')).filter(
-    (element) => (stats.get(element)?.text ?? 0) > 200 && !element.parentElement?.closest('article, [itemtype*="Article"]'),
+    (element) => (stats.get(element)?.text ?? 0) > STACKED_ARTICLE_TEXT && !element.parentElement?.closest('article, [itemtype*="Article"]'),
   );
   if (articles.length < 2) return undefined;
   const title = pageTitleWords();
@@ -86,9 +127,9 @@ function scoreCandidates(area: Element, live: Element[], stats: StatsMap): Map<E
   for (const element of live) {
     const own = stats.get(element);
     if (!own || !isProseBlock(element, own)) continue;
-    const blockScore = 1 + own.ownCommas + Math.min(Math.floor(own.ownText / 100), 3);
+    const blockScore = 1 + own.ownCommas + Math.min(Math.floor(own.ownText / CHARACTERS_PER_POINT), MAX_LENGTH_POINTS);
     let ancestor = element.parentElement;
-    for (let level = 0; ancestor && level < 5; level++, ancestor = ancestor.parentElement) {
+    for (let level = 0; ancestor && level < VOTING_LEVELS; level++, ancestor = ancestor.parentElement) {
       if (!scores.has(ancestor)) scores.set(ancestor, tagWeight(ancestor) + classWeight(ancestor));
       const divider = level === 0 ? 1 : level === 1 ? 2 : level * 3;
       scores.set(ancestor, (scores.get(ancestor) ?? 0) + blockScore / divider);
@@ -117,14 +158,14 @@ function climb(top: Element, scores: Map<Element, number>, stats: StatsMap, area
   let lastScore = scores.get(top) ?? 0;
   for (let parent = top.parentElement; parent && candidate !== area; parent = parent.parentElement) {
     const parentText = stats.get(parent)?.text ?? 0;
-    if (parentText <= (stats.get(candidate)?.text ?? 0) * 1.05) {
+    if (parentText <= (stats.get(candidate)?.text ?? 0) * WRAPPER_SLACK) {
       candidate = parent;
       continue;
     }
     if (parent === area) break;
     const score = scores.get(parent);
     if (score === undefined) continue;
-    if (score < lastScore / 3) break;
+    if (score < lastScore / CLIMB_SCORE_DIVISOR) break;
     if (score > lastScore) return parent;
     lastScore = score;
   }
@@ -145,7 +186,7 @@ function withSiblings(top: Element, scores: Map<Element, number>, stats: StatsMa
   const parent = top.parentElement;
   if (!parent || top.localName === 'body') return [top];
   const topScore = scores.get(top) ?? 0;
-  const threshold = Math.max(10, topScore * 0.2);
+  const threshold = Math.max(SIBLING_SCORE_FLOOR, topScore * SIBLING_SCORE_SHARE);
   const roots: Element[] = [];
   for (let sibling = parent.firstElementChild; sibling; sibling = sibling.nextElementSibling) {
     const own = stats.get(sibling);
@@ -153,11 +194,11 @@ function withSiblings(top: Element, scores: Map<Element, number>, stats: StatsMa
     else if (!own || pruned.has(sibling)) continue;
     else if (withHeader && isContentHeader(sibling, own)) roots.push(sibling);
     else if (isFurnitureByName(sibling)) continue;
-    else if ((scores.get(sibling) ?? 0) + (hasContentName(sibling) ? 0.2 * topScore : 0) >= threshold) {
-      if (teaserShare(sibling, stats) <= 0.5) roots.push(sibling);
-    } else if (sibling.localName === 'p' && own.text > 80 && linkDensity(own) < 0.25) roots.push(sibling);
-    else if (isSameKindOfBlock(sibling, top) && (scores.get(sibling) ?? 0) > 0 && own.maxProse >= SPLIT_BODY_PROSE && linkDensity(own) < 0.3) {
-      if (teaserShare(sibling, stats) <= 0.5) roots.push(sibling);
+    else if ((scores.get(sibling) ?? 0) + (hasContentName(sibling) ? SIBLING_SCORE_SHARE * topScore : 0) >= threshold) {
+      if (teaserShare(sibling, stats) <= TEASER_SHARE) roots.push(sibling);
+    } else if (sibling.localName === 'p' && own.text > SIBLING_PARAGRAPH_TEXT && linkDensity(own) < SIBLING_PARAGRAPH_LINKS) roots.push(sibling);
+    else if (isSameKindOfBlock(sibling, top) && (scores.get(sibling) ?? 0) > 0 && own.maxProse >= SPLIT_BODY_PROSE && linkDensity(own) < PROSE_LINKS) {
+      if (teaserShare(sibling, stats) <= TEASER_SHARE) roots.push(sibling);
     }
   }
   return roots;
@@ -169,7 +210,7 @@ const SECTION_TEXT = 100;
 /** A section of the page's own: a heading and text, not a list of cards or teasers for other pages. */
 function isPageSection(element: Element, stats: StatsMap): boolean {
   if (nonLinkText(stats.get(element)) < SECTION_TEXT || element.querySelector(HEADING_SELECTOR) === null) return false;
-  return !isItemList(element, stats) && teaserShare(element, stats) <= 0.5;
+  return !isItemList(element, stats) && teaserShare(element, stats) <= TEASER_SHARE;
 }
 
 /**
@@ -225,9 +266,9 @@ function proseBesideArea(area: Element, body: Element, stats: StatsMap): Element
   for (let inner: Element | null = area; inner && inner !== body; inner = inner.parentElement) {
     for (let sibling = inner.nextElementSibling; sibling; sibling = sibling.nextElementSibling) {
       const own = stats.get(sibling);
-      if (!own || own.maxProse < PROSE_BESIDE_AREA || nonLinkText(own) < PROSE_BESIDE_AREA || linkDensity(own) > 0.3) continue;
+      if (!own || own.maxProse < PROSE_BESIDE_AREA || nonLinkText(own) < PROSE_BESIDE_AREA || linkDensity(own) > PROSE_LINKS) continue;
       if (isFurnitureByName(sibling) || hasArticleMetaName(sibling) || hasBoilerplateRole(sibling) || sibling.localName === 'form') continue;
-      if (isItemList(sibling, stats) || teaserShare(sibling, stats) > 0.5 || !isVariedText(sibling)) continue;
+      if (isItemList(sibling, stats) || teaserShare(sibling, stats) > TEASER_SHARE || !isVariedText(sibling)) continue;
       found.push(sibling);
     }
   }
@@ -237,7 +278,7 @@ function proseBesideArea(area: Element, body: Element, stats: StatsMap): Element
 /** Words, not a filler repeated (font probes, placeholders): checked only on a few candidates. */
 function isVariedText(element: Element): boolean {
   const words = lowerCaseWords(element.textContent ?? '');
-  return new Set(words).size >= words.length * 0.2;
+  return new Set(words).size >= words.length * DISTINCT_WORD_SHARE;
 }
 
 /** Narrow to the article body when the page is prose-shaped and that body holds most of it. */
@@ -310,7 +351,7 @@ const PROSE_RUN = 80;
  */
 function holdsMostProse(roots: Element[], area: Element, stats: StatsMap, pruned: Set<Element>): boolean {
   // Telling lists apart walks their items; only needed when the plain count says no.
-  return proseShare(roots, area, stats, pruned, false) >= 0.6 || proseShare(roots, area, stats, pruned, true) >= 0.6;
+  return proseShare(roots, area, stats, pruned, false) >= PROSE_SHARE || proseShare(roots, area, stats, pruned, true) >= PROSE_SHARE;
 }
 
 function proseShare(roots: Element[], area: Element, stats: StatsMap, pruned: Set<Element>, skipLists: boolean): number {
@@ -322,7 +363,7 @@ function proseShare(roots: Element[], area: Element, stats: StatsMap, pruned: Se
     if (!own || own.maxProse < PROSE_RUN) return;
     const within = inside || roots.includes(element);
     if (skipLists && !within && element.childElementCount >= 3 && (isItemList(element, stats) || isTeaserList(element, stats))) return;
-    if (own.ownText >= PROSE_RUN && own.ownLinkText < own.ownText * 0.3) {
+    if (own.ownText >= PROSE_RUN && own.ownLinkText < own.ownText * PROSE_LINKS) {
       total += own.ownText;
       if (within) inRoots += own.ownText;
     }
@@ -337,7 +378,7 @@ function pruneArticleBody(roots: Element[], stats: StatsMap, options: PruneOptio
   const before = rootsText(roots, stats);
   const added = pruneBoilerplate(roots, stats, { ...options, articleBody: true }, pruned);
   discountPruned(added, stats);
-  if (rootsText(roots, stats) >= before * 0.5) return;
+  if (rootsText(roots, stats) >= before * KEPT_BODY_SHARE) return;
   discountPruned(added, stats, -1);
   for (const element of added) pruned.delete(element);
 }
@@ -352,7 +393,7 @@ function isTeaserBody(roots: Element[], stats: StatsMap): boolean {
   const parent = roots[0]?.parentElement;
   const scope = parent && roots.length > 1 && roots.every((root) => root.parentElement === parent) ? [parent] : roots;
   const inTeasers = scope.reduce((sum, element) => sum + teaserShare(element, stats, 10) * (stats.get(element)?.text ?? 0), 0);
-  return inTeasers > 0.5 * rootsText(scope, stats);
+  return inTeasers > TEASER_SHARE * rootsText(scope, stats);
 }
 
 /** Cards say their button once each (a listing's, a service page's case studies): those lines go (see `repeatedCardButtons`). */
