@@ -29,7 +29,7 @@ import { serve } from '@hono/node-server';
 import pino from 'pino';
 import { type Browser, chromium } from 'playwright-core';
 import { createApp } from '../src/app.js';
-import { listProcesses } from '../src/browser/chromium-process.js';
+import { processesOfBrowser } from '../src/browser/chromium-process.js';
 import { loadConfig } from '../src/config.js';
 import { closeContext, createContext } from '../src/container.js';
 import { type HostResolver, systemResolver } from '../src/net/address-policy.js';
@@ -163,22 +163,9 @@ async function startPluck(pages: BenchPage[], port: number) {
 /** Clock ticks per second of /proc's CPU times (USER_HZ, 100 on Linux). */
 const TICKS_PER_SECOND = 100;
 
-/**
- * Every process of the Chromium whose browser is `browserPid` shares its process group; each
- * one's own time and its reaped children's time, summed, is all the CPU the browser has used.
- */
+/** All the CPU the Chromium whose browser is `browserPid` has used: its live processes' and those they reaped. */
 async function chromiumCpuMs(browserPid: number | undefined): Promise<number> {
-  const all = await listProcesses();
-  const group = all.find((entry) => entry.pid === browserPid)?.processGroup;
-  const stats = await Promise.all(
-    all.filter((entry) => entry.processGroup === group).map((entry) => readFile(`/proc/${entry.pid}/stat`, 'utf8').catch(() => '')),
-  );
-  let ticks = 0;
-  for (const stat of stats) {
-    // After the command name: utime, stime, cutime and cstime are the 12th to 15th fields.
-    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-    for (const index of [11, 12, 13, 14]) ticks += Number(fields[index] ?? 0);
-  }
+  const ticks = (await processesOfBrowser(browserPid)).reduce((sum, entry) => sum + entry.cpuTicks, 0);
   return (ticks * 1000) / TICKS_PER_SECOND;
 }
 

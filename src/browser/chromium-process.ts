@@ -240,6 +240,8 @@ export interface ProcessEntry {
   ppid: number;
   processGroup: number;
   args: string[];
+  /** CPU used so far, in clock ticks: the process's own and that of the children it has reaped. */
+  cpuTicks: number;
 }
 
 /** Live processes with their command lines, from /proc (Linux); zombies hold nothing but a pid and are left out. */
@@ -254,15 +256,25 @@ export async function listProcesses(): Promise<ProcessEntry[]> {
     names.filter((name) => /^\d+$/.test(name)).map(async (name): Promise<ProcessEntry | undefined> => {
       try {
         const [cmdline, stat] = await Promise.all([readFile(`/proc/${name}/cmdline`, 'utf8'), readFile(`/proc/${name}/stat`, 'utf8')]);
-        // After the command name in parentheses: the state, the parent's pid, the process group.
-        const [state, ppid, processGroup] = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+        // After the command name in parentheses: the state, the parent's pid, the process group,
+        // and from the 12th field on utime, stime, cutime and cstime.
+        const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+        const [state, ppid, processGroup] = fields;
         if (state === 'Z') return undefined;
+        const cpuTicks = fields.slice(11, 15).reduce((sum, ticks) => sum + Number(ticks), 0);
         // Processes forked from Chromium's zygote rewrite their title: one string, spaces between arguments.
-        return { pid: Number(name), ppid: Number(ppid), processGroup: Number(processGroup), args: cmdline.split(/[\0 ]+/) };
+        return { pid: Number(name), ppid: Number(ppid), processGroup: Number(processGroup), args: cmdline.split(/[\0 ]+/), cpuTicks };
       } catch {
         return undefined;
       }
     }),
   );
   return entries.filter((entry): entry is ProcessEntry => entry !== undefined);
+}
+
+/** The live processes of the Chromium whose browser is `browserPid`: every one stays in the browser's process group. */
+export async function processesOfBrowser(browserPid: number | undefined): Promise<ProcessEntry[]> {
+  const all = await listProcesses();
+  const group = all.find((entry) => entry.pid === browserPid)?.processGroup;
+  return group === undefined ? [] : all.filter((entry) => entry.processGroup === group);
 }

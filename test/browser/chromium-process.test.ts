@@ -14,6 +14,7 @@ import {
   listProcesses,
   type ProcessEntry,
   PLAYWRIGHT_DISABLED_FEATURES,
+  processesOfBrowser,
 } from '../../src/browser/chromium-process.js';
 import { loadConfig } from '../../src/config.js';
 import { apiClient } from '../helpers/client.js';
@@ -127,9 +128,7 @@ describe("the service's Chromium, as configured by default", () => {
       await new Promise((resolve) => setTimeout(resolve, 50));
       // Every process of a Chromium stays in the process group it was started in; not every
       // build names the profile directory on its children's command lines.
-      const all = await listProcesses();
-      const group = all.find((entry) => entry.pid === server.ctx.browser.stats().browserPid)?.processGroup;
-      processes = all.filter((entry) => group !== undefined && entry.processGroup === group);
+      processes = await processesOfBrowser(server.ctx.browser.stats().browserPid);
       renderers = processes.filter((entry) => entry.args.includes('--type=renderer'));
     }
     const { browserPid } = server.ctx.browser.stats();
