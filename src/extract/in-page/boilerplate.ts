@@ -50,6 +50,19 @@ export interface PruneOptions {
   reasons?: Map<Element, string>;
 }
 
+/*
+ * The sizes and shares below are Pluck's own, set by hand against both dev sets and checked on
+ * their halves (docs/extraction-history.md says when and why); text sizes are characters of
+ * visible text, shares are of an element's own text unless said otherwise.
+ */
+
+/** Longer than this, a line is a sentence, not a dateline. */
+const MAX_DATELINE = 80;
+/** A date with a year has at least this many digits ("2018"; "12/11/2018" has eight). */
+const DATE_DIGITS = 4;
+/** A dateline has at most this many words besides the date and `DATE_WORDS` ("by", "posted"...). */
+const DATELINE_OTHER_WORDS = 3;
+
 const YEAR = /(?:^|\D)(?:19|20)\d\d(?:\D|$)/;
 /** Words a dateline is made of besides numbers: months, weekdays, "posted", "updated", "am/pm". */
 const DATE_WORDS =
@@ -57,29 +70,41 @@ const DATE_WORDS =
 
 /** "Posted: Fri 6:45 PM, Feb 16, 2018", "November 12, 2018", a lone `<time>`: a dateline, not a sentence. */
 function isDateline(element: Element, own: ElementStats): boolean {
-  if (own.text > 80) return false;
+  if (own.text > MAX_DATELINE) return false;
   const text = element.textContent ?? '';
   // A date first (most short elements hold none), then few words besides it.
-  const dated = element.localName === 'time' || (YEAR.test(text) && (text.match(/\d/g)?.length ?? 0) >= 4) || element.querySelector('time') !== null;
-  return dated && lowerCaseLetterRuns(text).filter((word) => !DATE_WORDS.test(word)).length <= 3;
+  const dated = element.localName === 'time' || (YEAR.test(text) && (text.match(/\d/g)?.length ?? 0) >= DATE_DIGITS) || element.querySelector('time') !== null;
+  return dated && lowerCaseLetterRuns(text).filter((word) => !DATE_WORDS.test(word)).length <= DATELINE_OTHER_WORDS;
 }
 
 /** "Reading Time: 11 minutes", "9 min read": a byline's estimate, not a sentence. */
 const READING_TIME = /^(?:estimated )?reading time:?\s*(?:about |~)?\d+\s*min(?:ute)?s?\.?$|^\d+\s*min(?:ute)?s?\s+read$/i;
 
+/** Longer than this, a line holds more than a reading-time estimate. */
+const MAX_READING_TIME = 40;
+
 function isReadingTime(element: Element, own: ElementStats): boolean {
-  return own.text <= 40 && READING_TIME.test(oneLine(element.textContent ?? ''));
+  return own.text <= MAX_READING_TIME && READING_TIME.test(oneLine(element.textContent ?? ''));
 }
 
 export function nonLinkText(stats: ElementStats | undefined): number {
   return stats ? stats.text - stats.linkText : 0;
 }
 
+/** A paragraph is a line of links past this link density, and while shorter than `MAX_LINK_PARAGRAPH`. */
+const LINK_PARAGRAPH_LINKS = 0.8;
+const MAX_LINK_PARAGRAPH = 300;
+/** Any other block is a link list past this link density, with less than `MAX_LINK_LIST_OTHER_TEXT` outside its links. */
+const LINK_LIST_LINKS = 0.5;
+const MAX_LINK_LIST_OTHER_TEXT = 200;
+
 function isLinkList(element: Element, own: ElementStats): boolean {
   // A list item or heading that is one link is a sentence of the text, not a link list.
   if (element.localName === 'a' || element.localName === 'li' || isHeading(element)) return false;
   const density = linkDensity(own);
-  const linky = element.localName === 'p' ? density > 0.8 && own.text < 300 : density > 0.5 && nonLinkText(own) < 200;
+  const linky = element.localName === 'p'
+      ? density > LINK_PARAGRAPH_LINKS && own.text < MAX_LINK_PARAGRAPH
+      : density > LINK_LIST_LINKS && nonLinkText(own) < MAX_LINK_LIST_OTHER_TEXT;
   // Nor is the emphasis inside a link (`<a><b>Supervised learning</b></a>`): it is the link's words.
   return linky && !element.parentElement?.closest('a');
 }
@@ -88,17 +113,24 @@ function isLinkList(element: Element, own: ElementStats): boolean {
 const SITE_LINK =
   /^(?:about(?: us)?|careers?|jobs|press|newsroom|privacy(?: policy| notice)?|terms(?: of (?:use|service))?|cookies?(?: policy| settings| preferences)?|help(?: cent(?:er|re))?|contact(?: us)?|status|blog|sitemap|accessibility|legal|imprint|impressum|advertise|investors?|affiliates?|rules|copyright|security|support|faqs?|partners)$/i;
 
+/** A bar of the site's links: this many links at least, this share of its text in links, this long at most. */
+const SITE_BAR_LINKS = 4;
+const SITE_BAR_LINK_SHARE = 0.8;
+const MAX_SITE_BAR = 300;
+/** More than this share of a bar's links going elsewhere makes it a box of cards, not the site's bar. */
+const SITE_BAR_OTHER_LINKS = 0.4;
+
 /**
  * A block of links that are mostly the site's own pages ("Help · Status · About · Careers · Press
  * · Privacy · Terms"): a site footer, however it is marked.
  */
 function isSiteLinkBar(element: Element, own: ElementStats): boolean {
   // Four links hold four elements at least: a link, a list item, a short run is looked at no further.
-  if (own.elements < 4 || own.linkText < own.text * 0.8 || own.text > 300) return false;
+  if (own.elements < SITE_BAR_LINKS || own.linkText < own.text * SITE_BAR_LINK_SHARE || own.text > MAX_SITE_BAR) return false;
   const links = element.getElementsByTagName('a');
-  if (links.length < 4) return false;
+  if (links.length < SITE_BAR_LINKS) return false;
   // Stops at the first link too many that is not the site's own (most link-dense boxes are cards).
-  const others = links.length * 0.4;
+  const others = links.length * SITE_BAR_OTHER_LINKS;
   let other = 0;
   for (let index = 0; index < links.length; index++) {
     if (!SITE_LINK.test((links[index]?.textContent ?? '').trim()) && ++other > others) return false;
@@ -106,8 +138,12 @@ function isSiteLinkBar(element: Element, own: ElementStats): boolean {
   return true;
 }
 
-/** A menu tree links to this many pages at least. */
+/** A menu tree links to this many pages at least, ... */
 const MENU_TREE_LINKS = 20;
+/** ... is this share links by its text, ... */
+const MENU_TREE_LINK_SHARE = 0.9;
+/** ... and this share of its links go to other pages (not `#` anchors, as a table of contents' do). */
+const MENU_TREE_PAGE_SHARE = 0.8;
 
 /**
  * A tree of links to other pages, lists in lists (a mega menu, a "choose a service" dropdown set
@@ -115,11 +151,11 @@ const MENU_TREE_LINKS = 20;
  * links into the page itself.
  */
 function isMenuTree(element: Element, own: ElementStats): boolean {
-  if ((element.localName !== 'ul' && element.localName !== 'ol') || own.linkText < own.text * 0.9 || own.elements < MENU_TREE_LINKS * 2) return false;
+  if ((element.localName !== 'ul' && element.localName !== 'ol') || own.linkText < own.text * MENU_TREE_LINK_SHARE || own.elements < MENU_TREE_LINKS * 2) return false;
   if (element.querySelector(':scope > li > ul, :scope > li > ol') === null) return false;
   const links = Array.from(element.getElementsByTagName('a'));
   const pages = links.filter((link) => !(link.getAttribute('href') ?? '').startsWith('#')).length;
-  return pages >= MENU_TREE_LINKS && pages >= links.length * 0.8;
+  return pages >= MENU_TREE_LINKS && pages >= links.length * MENU_TREE_PAGE_SHARE;
 }
 
 /** Chrome by tag or role: reliable markup, pruned at any size unless it wraps the content. */
@@ -141,20 +177,25 @@ export function isOverlay(element: Element): boolean {
   return element.getAttribute('aria-modal') === 'true';
 }
 
+/** A card's or section's header or footer is mostly not links: under this share, its heading's link aside. */
+const COMPONENT_PART_LINKS = 0.3;
+
 /**
  * The header or footer of a card or section (a title, a byline), not the page's link bars. A
  * heading that is a link (to the section's own page) is a title, not a link bar.
  */
 export function isComponentPart(element: Element, own: ElementStats, stats: StatsMap): boolean {
   if (!hasComponentPartName(element)) return false;
-  if (linkDensity(own) < 0.3) return true;
+  if (linkDensity(own) < COMPONENT_PART_LINKS) return true;
   let headingLinks = 0;
   for (const heading of Array.from(element.querySelectorAll(HEADING_SELECTOR))) headingLinks += stats.get(heading)?.linkText ?? 0;
-  return own.linkText - headingLinks < own.text * 0.3;
+  return own.linkText - headingLinks < own.text * COMPONENT_PART_LINKS;
 }
 
 /** A paragraph this long is prose: a site's header (a logo, menus, a promise of free shipping) has none. */
 const HEADER_PROSE = 100;
+/** The content's head has few links: under this link density. */
+const CONTENT_HEADER_LINKS = 0.3;
 
 /**
  * The content's own head, even when named as chrome: the page's h1 with prose under it (a
@@ -163,13 +204,18 @@ const HEADER_PROSE = 100;
  * heading and a paragraph of prose, with few links.
  */
 export function isContentHeader(element: Element, own: ElementStats): boolean {
-  if (own.maxProse < HEADER_PROSE || linkDensity(own) >= 0.3) return false;
+  if (own.maxProse < HEADER_PROSE || linkDensity(own) >= CONTENT_HEADER_LINKS) return false;
   return element.querySelector('h1') !== null || (isNamedHeaderOnly(element) && element.querySelector('h2, h3, h4, h5, h6') !== null);
 }
 
+/** A prose box's paragraph is this long at least, ... */
+const PROSE_BOX_PARAGRAPH = 200;
+/** ... and at least this share of the box's text. */
+const PROSE_BOX_SHARE = 0.8;
+
 /** A box that is one paragraph of prose without links (a course's lead in `lf-pdp-header-text`): no chrome is. */
 function isProseBox(own: ElementStats): boolean {
-  return own.maxProse >= 200 && own.maxProse >= own.text * 0.8 && own.linkText === 0;
+  return own.maxProse >= PROSE_BOX_PARAGRAPH && own.maxProse >= own.text * PROSE_BOX_SHARE && own.linkText === 0;
 }
 
 /** Shorter than this, a box is a bar or a menu, not a section of the text. */
@@ -190,13 +236,20 @@ export function isNamedBoilerplate(element: Element, own: ElementStats, stats: S
   return hasBoilerplateName(element) && !hasContentName(element);
 }
 
+/** Shorter than this, an element named as a control is one. */
+const MAX_CONTROL = 40;
+
 /** A short control dressed as a link or label: "View details", "Compare", "Add to cart". */
 function isControl(element: Element, own: ElementStats): boolean {
-  return own.text < 40 && hasControlName(element);
+  return own.text < MAX_CONTROL && hasControlName(element);
 }
 
 /** Quotes, code and tables are the text's own, whatever their class ("blockquote-tag-tip" is a callout). */
 const TEXT_BLOCKS = new Set(['blockquote', 'pre', 'table']);
+/** An article body keeps its link lists when links are over 40% of its text: its text outside links is under this share. */
+const LINK_BODY_OTHER_TEXT = 0.6;
+/** A heading this share links by its text is one link: a teaser's headline. */
+const TEASER_HEADING_LINKS = 0.9;
 
 /** Boilerplate whatever prose it holds, when it is a small part of the area. */
 export function isPlainBoilerplate(element: Element, own: ElementStats, stats: StatsMap, options: PruneOptions, area: AreaSize): boolean {
@@ -209,9 +262,9 @@ export function isPlainBoilerplate(element: Element, own: ElementStats, stats: S
     if (hasArticleMetaName(element) && !hasContentName(element) && !TEXT_BLOCKS.has(element.localName)) return true;
     // Link lists go, unless the body is itself largely links (over 40% of its text): a resource
     // page, a wiki's reading list, is made of them. A product page's links are other products.
-    if (isLinkList(element, own) && (options.productPage || area.nonLink >= area.text * 0.6)) return true;
+    if (isLinkList(element, own) && (options.productPage || area.nonLink >= area.text * LINK_BODY_OTHER_TEXT)) return true;
     // A heading that is all link heads a teaser of another page.
-    if (options.dropTeasers && isHeading(element) && own.linkText >= own.text * 0.9) return true;
+    if (options.dropTeasers && isHeading(element) && own.linkText >= own.text * TEASER_HEADING_LINKS) return true;
   }
   return false;
 }
@@ -240,6 +293,12 @@ function holdsSignInPrompt(box: Element, text: string): boolean {
 
 /** Longer than this, a container is a section of a page (a privacy policy), not a notice. */
 const MAX_NOTICE = 600;
+/** Shorter than this, a box says too little to be read as a notice. */
+const MIN_NOTICE = 20;
+/** A notice is at most this share of the area's text (a page about cookies is not one). */
+const MAX_NOTICE_SHARE = 0.5;
+/** A sign-in prompt's box is at most this long ("Sign in to add this item to your wishlist" and its buttons). */
+const MAX_SIGN_IN_BOX = 150;
 /** Notices are boxes; a paragraph or a list item is text (an article about cookies, a how-to step). */
 const NOTICE_TAGS = new Set(['div', 'section', 'aside', 'dialog', 'form', 'footer', 'header']);
 
@@ -249,11 +308,11 @@ const NOTICE_TAGS = new Set(['div', 'section', 'aside', 'dialog', 'form', 'foote
  * outermost short box whose words say so.
  */
 export function isSiteNotice(element: Element, own: ElementStats, stats: StatsMap, area: AreaSize): boolean {
-  if (own.text < 20 || own.text > MAX_NOTICE || own.text > area.text * 0.5 || !NOTICE_TAGS.has(element.localName)) return false;
+  if (own.text < MIN_NOTICE || own.text > MAX_NOTICE || own.text > area.text * MAX_NOTICE_SHARE || !NOTICE_TAGS.has(element.localName)) return false;
   const parent = element.parentElement;
   if (parent && (stats.get(parent)?.text ?? 0) <= MAX_NOTICE && NOTICE_TAGS.has(parent.localName)) return false;
   const text = (element.textContent ?? '').trim();
-  if (own.text <= 150 && holdsSignInPrompt(element, text)) return true;
+  if (own.text <= MAX_SIGN_IN_BOX && holdsSignInPrompt(element, text)) return true;
   return COOKIES.test(text) && SITE_VOICE.test(text) && CONSENT_WORDS.test(text);
 }
 

@@ -285,10 +285,12 @@ export function hasBoilerplateRole(element: Element): boolean {
   return role !== null && BOILERPLATE_ROLES.has(role);
 }
 
-/** Readability-style class weight: +25 content-like, -25 boilerplate-like. */
+/** Readability's class weight: a content-like name adds this to a candidate's score, a boilerplate-like one takes it away. */
+const CLASS_WEIGHT = 25;
+
 export function classWeight(element: Element): number {
   let weight = 0;
-  if (hasContentName(element)) weight += 25;
-  if (hasBoilerplateName(element) || hasChromeName(element) || hasCommentName(element)) weight -= 25;
+  if (hasContentName(element)) weight += CLASS_WEIGHT;
+  if (hasBoilerplateName(element) || hasChromeName(element) || hasCommentName(element)) weight -= CLASS_WEIGHT;
   return weight;
 }

@@ -83,14 +83,19 @@ function words(text: string): string {
   return lowerCaseWords(text).join(' ');
 }
 
+/** Shorter than this many words, a structured description adds nothing a reader needs first. */
+const MIN_STRUCTURED_DESCRIPTION_WORDS = 40;
+/** The description is on the page already when its first this many words are. */
+const DESCRIPTION_OPENING_WORDS = 8;
+
 /**
  * A product description only present in structured data (rendered by scripts) goes first, after
  * the product's name when the markdown opens with it as a heading (the name, then what it is).
  */
 function withStructuredDescription(markdown: string, description: string): string {
   const text = collapseWhitespace(description.replace(/<[^>]*>/g, ' ')).trim();
-  if (countWords(text) < 40) return markdown;
-  const opening = words(text).split(' ').slice(0, 8).join(' ');
+  if (countWords(text) < MIN_STRUCTURED_DESCRIPTION_WORDS) return markdown;
+  const opening = words(text).split(' ').slice(0, DESCRIPTION_OPENING_WORDS).join(' ');
   if (words(markdown).includes(opening)) return markdown;
   if (!markdown) return escapeInline(text);
   const title = /^#{1,2} [^\n]*\n\n/.exec(markdown)?.[0] ?? '';
@@ -99,6 +104,8 @@ function withStructuredDescription(markdown: string, description: string): strin
 
 /** Below this many words the visible page had no main content to speak of. */
 const NEAR_EMPTY_WORDS = 30;
+/** Hidden content replaces the visible page's when it holds more than this many times its words. */
+const REVEALED_GAIN = 3;
 
 function extract(options: PageExtractOptions, showHidden: boolean, body: Element): string {
   const excluded = new Set(selectAll(options.excludeTags));
@@ -165,8 +172,8 @@ function mainMarkdown(options: PageExtractOptions, body: Element): string {
   const visibleWords = mainContent ? wordsUpTo(markdown, NEAR_EMPTY_WORDS) : NEAR_EMPTY_WORDS;
   if (visibleWords < NEAR_EMPTY_WORDS) {
     const revealed = step('hidden content', () => extract(options, true, body));
-    const revealedWords = wordsUpTo(revealed, Math.max(NEAR_EMPTY_WORDS, 3 * visibleWords + 1));
-    if (revealedWords >= NEAR_EMPTY_WORDS && revealedWords > 3 * visibleWords) markdown = revealed;
+    const revealedWords = wordsUpTo(revealed, Math.max(NEAR_EMPTY_WORDS, REVEALED_GAIN * visibleWords + 1));
+    if (revealedWords >= NEAR_EMPTY_WORDS && revealedWords > REVEALED_GAIN * visibleWords) markdown = revealed;
   }
   return markdown;
 }

@@ -6,6 +6,32 @@ import type { StatsMap } from './measure.js';
  * lists, "you may also like" carousels look like this; article sections and forum posts do not.
  */
 
+/*
+ * The sizes and shares below are Pluck's own, set by hand against both dev sets (see
+ * docs/extraction-history.md); text sizes are characters of visible text.
+ */
+
+/** A list of cards has this many alike cards at least; ... */
+export const MIN_CARDS = 3;
+/** ... a list of teasers, this many; ... */
+const MIN_TEASERS = 5;
+/** ... and a list counted into a block's share of cards (`itemListShare`), this many. */
+const MIN_CARDS_IN_SHARE = 4;
+/** Cards: at least this share of them hold a link, ... */
+const LINKED_CARD_SHARE = 0.75;
+/** ... and together at least this share of the list's text. */
+const CARDS_TEXT_SHARE = 0.6;
+/** Cards are card-like with this share of their text in links, or less than `MAX_CARD_OWN_TEXT` each outside links. */
+const CARD_LINK_SHARE = 0.3;
+const MAX_CARD_OWN_TEXT = 150;
+/** Teasers are looser: this share of their text in links, and less than `MAX_TEASER_OWN_TEXT` each outside them. */
+const TEASER_LINK_SHARE = 0.15;
+const MAX_TEASER_OWN_TEXT = 400;
+/** A run of text this long is a headline or a sentence, not a label or a date. */
+const TEASER_OPENING_TEXT = 15;
+/** Teaser lists are looked for this many levels under a block unless asked deeper (a grid in its wrappers). */
+const TEASER_GRID_DEPTH = 3;
+
 export function signature(element: Element): string {
   const firstClass = (element.getAttribute('class') ?? '').trim().split(/\s+/)[0] ?? '';
   return `${element.localName}.${firstClass.replace(/\d+/g, '')}`;
@@ -27,7 +53,7 @@ function isTeaserItem(item: Element): boolean {
   for (let node = walker.nextNode(); node; node = walker.nextNode()) {
     const text = (node.nodeValue ?? '').trim();
     if (text.length === 0) continue;
-    if (opening && text.length >= 15) {
+    if (opening && text.length >= TEASER_OPENING_TEXT) {
       if (isInLink(node, item)) return true;
       opening = false;
     }
@@ -44,14 +70,14 @@ interface Group {
 }
 
 /**
- * Teasers (a headline link or a "read more" link, and a summary) are looser cards: five or more;
+ * Teasers (a headline link or a "read more" link, and a summary) are looser cards: `MIN_TEASERS` or more;
  * only used where the list is beside the content, never to cut inside it.
  */
 export function isTeaserList(container: Element, stats: StatsMap): boolean {
-  return isItemList(container, stats, 5, true);
+  return isItemList(container, stats, MIN_TEASERS, true);
 }
 
-export function isItemList(container: Element, stats: StatsMap, minItems = 3, teasers = false): boolean {
+export function isItemList(container: Element, stats: StatsMap, minItems = MIN_CARDS, teasers = false): boolean {
   const groups = new Map<string, Group>();
   for (let child = container.firstElementChild; child; child = child.nextElementSibling) {
     const own = stats.get(child);
@@ -66,11 +92,11 @@ export function isItemList(container: Element, stats: StatsMap, minItems = 3, te
   }
   const total = stats.get(container)?.text ?? 0;
   for (const group of groups.values()) {
-    if (group.count < minItems || group.linked < group.count * 0.75 || group.text < total * 0.6) continue;
+    if (group.count < minItems || group.linked < group.count * LINKED_CARD_SHARE || group.text < total * CARDS_TEXT_SHARE) continue;
     const perItem = (group.text - group.linkText) / group.count;
     const cardLike = teasers
-      ? group.linkText >= group.text * 0.15 && perItem < 400
-      : group.linkText >= group.text * 0.3 || perItem < 150;
+      ? group.linkText >= group.text * TEASER_LINK_SHARE && perItem < MAX_TEASER_OWN_TEXT
+      : group.linkText >= group.text * CARD_LINK_SHARE || perItem < MAX_CARD_OWN_TEXT;
     if (cardLike) return true;
   }
   return false;
@@ -94,11 +120,11 @@ function shareInLists(element: Element, stats: StatsMap, isList: (container: Ele
 }
 
 /** Share of `element`'s text held by teaser lists at most `depth` levels down (a grid of teasers). */
-export function teaserShare(element: Element, stats: StatsMap, depth = 3): number {
+export function teaserShare(element: Element, stats: StatsMap, depth = TEASER_GRID_DEPTH): number {
   return shareInLists(element, stats, (container) => isTeaserList(container, stats), depth);
 }
 
 /** Share of `element`'s text held by lists of cards anywhere below it (a shop's product grid). */
 export function itemListShare(element: Element, stats: StatsMap): number {
-  return shareInLists(element, stats, (container) => isItemList(container, stats, 4), Infinity);
+  return shareInLists(element, stats, (container) => isItemList(container, stats, MIN_CARDS_IN_SHARE), Infinity);
 }

@@ -3,8 +3,8 @@ import { discountPruned, pruneBoilerplate } from './prune.js';
 import { classWeight, hasArticleMetaName, hasBoilerplateName, hasBoilerplateRole, hasChromeName, hasCommentName, hasContentName, HEADING_SELECTOR, isChromeElement, isHeading } from './class-signals.js';
 import { repeatedCardButtons } from './card-buttons.js';
 import { findHeadline, isTitle, pageTitleWords } from './headline.js';
-import { isItemList, isTeaserList, itemListShare, teaserShare } from './item-lists.js';
-import { type ElementStats, linkDensity, liveElements, measure, type StatsMap } from './measure.js';
+import { isItemList, isTeaserList, itemListShare, MIN_CARDS, teaserShare } from './item-lists.js';
+import { type ElementStats, linkDensity, liveElements, measure, PROSE_LINKS, type StatsMap } from './measure.js';
 import { detectPageType, type PageType, readStructuredData, type StructuredData } from './page-type.js';
 import { lowerCaseWords } from './text.js';
 import { step } from './work-budget.js';
@@ -50,6 +50,8 @@ const SIBLING_SCORE_FLOOR = 10;
 /** Readability: a paragraph beside the top candidate joins it past this length, with links under `SIBLING_PARAGRAPH_LINKS`. */
 const SIBLING_PARAGRAPH_TEXT = 80;
 const SIBLING_PARAGRAPH_LINKS = 0.25;
+/** Readability: a parent gets a block's whole vote, a grandparent half, one further up the vote divided by this times its level (the parent is level 0). */
+const FAR_VOTE_DIVISOR = 3;
 
 /** A block whose own text is half links or more is a line of links, not prose. */
 const PROSE_BLOCK_LINKS = 0.5;
@@ -61,15 +63,18 @@ const STACKED_ARTICLE_TEXT = 200;
 const WRAPPER_SLACK = 1.05;
 /** A block that is more than this share teasers for other pages is not this page's content. */
 const TEASER_SHARE = 0.5;
-/** Prose beside the body (a split body's blocks, a category's guide) is mostly not links: under this link density. */
-const PROSE_LINKS = 0.3;
 /** Text made of fewer distinct words than this share of its words is filler repeated. */
 const DISTINCT_WORD_SHARE = 0.2;
 /** The article body holds most of the area's prose at this share. */
 const PROSE_SHARE = 0.6;
 /** Pruning article furniture that leaves less than this share of the body's text means it was no article. */
 const KEPT_BODY_SHARE = 0.5;
+/** In a body (a news hub's) teaser lists are looked for this many levels down; beside it, as deep as `teaserShare` looks by default. */
+const TEASERS_IN_BODY_DEPTH = 10;
+/** A block that is a list of this many cards or more is a listing, not an article body. */
+const LIST_BODY_CARDS = 4;
 
+/** Readability's weights: boxes count for a block's vote, lists and headings against it. */
 function tagWeight(element: Element): number {
   switch (element.localName) {
     case 'div': case 'article': case 'main': case 'section': return 5;
@@ -131,7 +136,7 @@ function scoreCandidates(area: Element, live: Element[], stats: StatsMap): Map<E
     let ancestor = element.parentElement;
     for (let level = 0; ancestor && level < VOTING_LEVELS; level++, ancestor = ancestor.parentElement) {
       if (!scores.has(ancestor)) scores.set(ancestor, tagWeight(ancestor) + classWeight(ancestor));
-      const divider = level === 0 ? 1 : level === 1 ? 2 : level * 3;
+      const divider = level === 0 ? 1 : level === 1 ? 2 : level * FAR_VOTE_DIVISOR;
       scores.set(ancestor, (scores.get(ancestor) ?? 0) + blockScore / divider);
       if (ancestor === area) break;
     }
@@ -306,7 +311,7 @@ function teaserText(area: Element, roots: Element[], stats: StatsMap, pruned: Se
       if (!stats.has(child) || pruned.has(child) || roots.includes(child)) continue;
       const holdsRoot = roots.some((root) => child.contains(root));
       if (!holdsRoot && isTeaserList(child, stats)) total += nonLinkText(stats.get(child));
-      else if (holdsRoot || (stats.get(child)?.elements ?? 0) > 3) visit(child);
+      else if (holdsRoot || (stats.get(child)?.elements ?? 0) > MIN_CARDS) visit(child);
     }
   };
   visit(area);
@@ -362,7 +367,7 @@ function proseShare(roots: Element[], area: Element, stats: StatsMap, pruned: Se
     // No prose run anywhere below: nothing to count (most of a page).
     if (!own || own.maxProse < PROSE_RUN) return;
     const within = inside || roots.includes(element);
-    if (skipLists && !within && element.childElementCount >= 3 && (isItemList(element, stats) || isTeaserList(element, stats))) return;
+    if (skipLists && !within && element.childElementCount >= MIN_CARDS && (isItemList(element, stats) || isTeaserList(element, stats))) return;
     if (own.ownText >= PROSE_RUN && own.ownLinkText < own.ownText * PROSE_LINKS) {
       total += own.ownText;
       if (within) inRoots += own.ownText;
@@ -392,7 +397,7 @@ function pruneArticleBody(roots: Element[], stats: StatsMap, options: PruneOptio
 function isTeaserBody(roots: Element[], stats: StatsMap): boolean {
   const parent = roots[0]?.parentElement;
   const scope = parent && roots.length > 1 && roots.every((root) => root.parentElement === parent) ? [parent] : roots;
-  const inTeasers = scope.reduce((sum, element) => sum + teaserShare(element, stats, 10) * (stats.get(element)?.text ?? 0), 0);
+  const inTeasers = scope.reduce((sum, element) => sum + teaserShare(element, stats, TEASERS_IN_BODY_DEPTH) * (stats.get(element)?.text ?? 0), 0);
   return inTeasers > TEASER_SHARE * rootsText(scope, stats);
 }
 
@@ -437,7 +442,7 @@ export function findMainContent(body: Element, keep: (element: Element) => boole
     'narrowing',
     () =>
       !isOneOfSections(candidate, stats, pruned) &&
-      holdsMostOfArea(roots, area, stats, pruned, pageType) && !isItemList(candidate, stats, 4) && holdsMostProse(roots, area, stats, pruned),
+      holdsMostOfArea(roots, area, stats, pruned, pageType) && !isItemList(candidate, stats, LIST_BODY_CARDS) && holdsMostProse(roots, area, stats, pruned),
   );
   const description = productDescription(pageType, data);
   if (!narrow) {

@@ -26,6 +26,9 @@ export interface ElementStats {
 
 export type StatsMap = Map<Element, ElementStats>;
 
+/** Prose is mostly not links: a run or block under this link density. */
+export const PROSE_LINKS = 0.3;
+
 function emptyStats(depth: number): ElementStats {
   return { text: 0, linkText: 0, ownText: 0, ownLinkText: 0, ownCommas: 0, elements: 0, depth, maxProse: 0 };
 }
@@ -86,7 +89,7 @@ export function measure(root: Element, keep: (element: Element) => boolean): Sta
         if (child.maxProse > own.maxProse) own.maxProse = child.maxProse;
       }
     }
-    if (own.ownText > own.maxProse && own.ownLinkText < own.ownText * 0.3) own.maxProse = own.ownText;
+    if (own.ownText > own.maxProse && own.ownLinkText < own.ownText * PROSE_LINKS) own.maxProse = own.ownText;
     return own;
   };
   visit(root, emptyStats(0), false, 0);

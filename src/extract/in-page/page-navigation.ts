@@ -12,10 +12,12 @@ const PAGER_LINK = /^(?:[«‹←<]\s*)?(?:prev(?:ious)?|next|up|home|back|top)(
 const PREV_OR_NEXT = /prev|next/i;
 /** Longer than this, a block holds more than a pager (titles of the pages beside it at most). */
 const MAX_PAGER = 300;
+/** A pager has this many of its links at least ("Prev" and "Next", "Up" and "Next"). */
+const PAGER_LINKS = 2;
 
 /** A block whose links are a pager's: "Prev" or "Next" and another of its words, in 300 characters or less. */
 export function isPager(element: Element, own: ElementStats): boolean {
-  if (own.text > MAX_PAGER || own.linkText === 0 || own.elements < 2) return false;
+  if (own.text > MAX_PAGER || own.linkText === 0 || own.elements < PAGER_LINKS) return false;
   // Most short boxes with links say neither word: one native read of the text spares the walk.
   if (!PREV_OR_NEXT.test(element.textContent ?? '')) return false;
   let pagerLinks = 0;
@@ -27,7 +29,7 @@ export function isPager(element: Element, own: ElementStats): boolean {
     pagerLinks++;
     prevOrNext ||= PREV_OR_NEXT.test(text);
   }
-  return pagerLinks >= 2 && prevOrNext;
+  return pagerLinks >= PAGER_LINKS && prevOrNext;
 }
 
 /** Links are at least this share of a block's text above the headline: navigation, not a lead. */

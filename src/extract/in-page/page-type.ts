@@ -57,8 +57,11 @@ function decodeEntities(value: string): string {
  * group's again, often behind the variant's name ("Trail 25 Pack - Golden Sulphur - XXL : Keep your
  * day's gear..."): its type counts, its description is not the product's.
  */
+/** Structured data nests a product in a page in a graph: deeper than this, a node is not read. */
+const MAX_JSON_LD_DEPTH = 8;
+
 function walkJsonLd(node: unknown, data: StructuredData, depth: number, variant = false): void {
-  if (depth > 8 || node === null || typeof node !== 'object') return;
+  if (depth > MAX_JSON_LD_DEPTH || node === null || typeof node !== 'object') return;
   if (Array.isArray(node)) {
     for (const item of node) walkJsonLd(item, data, depth + 1, variant);
     return;

@@ -82,6 +82,28 @@ export function commentHeading(element: Element, stats: StatsMap, keepComments: 
   return !keepComments && COMMENTS_HEADING.test(text) ? 'section' : undefined;
 }
 
+/*
+ * The sizes and shares below are Pluck's own, set by hand against both dev sets (see
+ * docs/extraction-history.md); text sizes are characters of visible text.
+ */
+
+/** A widget's part holds content once it has this much text beyond its heading's ("See all" links do not). */
+const WIDGET_CONTENT_TEXT = 40;
+/** Climbing stops at a parent with more than this many times the text of the part it holds. */
+const WIDGET_PARENT_GROWTH = 1.2;
+/** A block after the heading is the widget's when more than this share of its text is in a list of cards, ... */
+const WIDGET_CARD_SHARE = 0.6;
+/** ... or, after a bare heading, when this share of its text is links (related searches). */
+const WIDGET_LINK_SHARE = 0.3;
+/** Wrappers are followed down at most this many levels; ... */
+const MAX_WRAPPER_DEPTH = 4;
+/** ... a child holding this share of its parent's text is the parent's content, wrapped. */
+const WRAPPED_SHARE = 0.9;
+/** A row is at least this many alike boxes, ... */
+const ROW_ITEMS = 3;
+/** ... holding this share of the row's text at least. */
+const ROW_SHARE = 0.6;
+
 /** The first child holding measured text. */
 function firstWithText(parent: Element, stats: StatsMap): Element | null {
   for (let child = parent.firstElementChild; child; child = child.nextElementSibling) {
@@ -97,11 +119,11 @@ function firstWithText(parent: Element, stats: StatsMap): Element | null {
  */
 function widgetHead(heading: Element, stats: StatsMap, stop: Element): Element {
   const headingText = stats.get(heading)?.text ?? 0;
-  const holdsContent = (element: Element) => (stats.get(element)?.text ?? 0) > headingText + 40;
+  const holdsContent = (element: Element) => (stats.get(element)?.text ?? 0) > headingText + WIDGET_CONTENT_TEXT;
   let current = heading;
   for (let parent = heading.parentElement; parent && parent !== stop; parent = parent.parentElement) {
     if (firstWithText(parent, stats) !== current) break;
-    if (holdsContent(current) && (stats.get(parent)?.text ?? 0) > (stats.get(current)?.text ?? 0) * 1.2) break;
+    if (holdsContent(current) && (stats.get(parent)?.text ?? 0) > (stats.get(current)?.text ?? 0) * WIDGET_PARENT_GROWTH) break;
     current = parent;
   }
   return current;
@@ -138,29 +160,29 @@ export function commentWidget(heading: Element, kind: CommentHeading, stats: Sta
  */
 export function recommendationWidget(heading: Element, stats: StatsMap, stop: Element, productPage: boolean): Element[] {
   const headingText = stats.get(heading)?.text ?? 0;
-  const holdsContent = (element: Element) => (stats.get(element)?.text ?? 0) > headingText + 40;
+  const holdsContent = (element: Element) => (stats.get(element)?.text ?? 0) > headingText + WIDGET_CONTENT_TEXT;
   const current = widgetHead(heading, stats, stop);
   // A heading set beside its widget rather than in it: the widget is what comes next, when it is
   // mostly links (searches) or cards, even past a header that has a line of its own.
   const next = current.nextElementSibling;
   const nextStats = next ? stats.get(next) : undefined;
   if (!next || !nextStats) return [current];
-  const slides = isCarousel(next, stats) || (productPage && isRow(next, stats)) || itemListShare(next, stats) > 0.6;
+  const slides = isCarousel(next, stats) || (productPage && isRow(next, stats)) || itemListShare(next, stats) > WIDGET_CARD_SHARE;
   if (holdsContent(current)) return slides ? [current, next] : [current];
-  return slides || nextStats.linkText >= nextStats.text * 0.3 ? [current, next] : [current];
+  return slides || nextStats.linkText >= nextStats.text * WIDGET_LINK_SHARE ? [current, next] : [current];
 }
 
 /**
- * Whether `test` holds for `element` or for a wrapper chain under it: followed down, at most four
- * levels, while one child holds nearly all of the element's text.
+ * Whether `test` holds for `element` or for a wrapper chain under it: followed down, at most
+ * `MAX_WRAPPER_DEPTH` levels, while one child holds nearly all of the element's text.
  */
 function throughWrappers(element: Element, stats: StatsMap, test: (current: Element) => boolean): boolean {
   const total = stats.get(element)?.text ?? 0;
-  for (let current: Element | null = element, depth = 0; current && depth < 4; depth++) {
+  for (let current: Element | null = element, depth = 0; current && depth < MAX_WRAPPER_DEPTH; depth++) {
     if (test(current)) return true;
     let only: Element | null = null;
     for (let child: Element | null = current.firstElementChild; child; child = child.nextElementSibling) {
-      if ((stats.get(child)?.text ?? 0) >= total * 0.9) only = child;
+      if ((stats.get(child)?.text ?? 0) >= total * WRAPPED_SHARE) only = child;
     }
     current = only;
   }
@@ -168,8 +190,8 @@ function throughWrappers(element: Element, stats: StatsMap, test: (current: Elem
 }
 
 /**
- * A row of alike boxes, or a wrapper of one: three or more children of the same tag and class
- * holding most of its text. After a recommendation heading these are the items, however much
+ * A row of alike boxes, or a wrapper of one: `ROW_ITEMS` or more children of the same tag and
+ * class holding most of its text. After a recommendation heading these are the items, however much
  * text each holds (an ad's disclosure).
  */
 function isRow(element: Element, stats: StatsMap): boolean {
@@ -185,7 +207,7 @@ function isRow(element: Element, stats: StatsMap): boolean {
       group.text += text;
       bySignature.set(key, group);
     }
-    for (const group of bySignature.values()) if (group.count >= 3 && group.text >= total * 0.6) return true;
+    for (const group of bySignature.values()) if (group.count >= ROW_ITEMS && group.text >= total * ROW_SHARE) return true;
     return false;
   });
 }

@@ -62,6 +62,8 @@ export function isMemberRank(element: Element, own: ElementStats): boolean {
 /** Longer than this, a box with a button is more than the site's call to act. */
 const MAX_CALL_TO_ACTION = 150;
 const CALL_TO_ACTION_BOXES = new Set(['div', 'section', 'aside']);
+/** A call to act is a box of lines: a heading, a line, a button at least. */
+const CALL_TO_ACTION_PARTS = 3;
 
 /**
  * The site's call to act set between a thread's posts ("Start asking to get answers / Find the
@@ -69,7 +71,7 @@ const CALL_TO_ACTION_BOXES = new Set(['div', 'section', 'aside']);
  * styled as buttons. A post has its author's name (a link), an avatar or badges, a date or buttons.
  */
 export function isCallToAction(element: Element, own: ElementStats): boolean {
-  if (own.text > MAX_CALL_TO_ACTION || own.elements < 3 || !CALL_TO_ACTION_BOXES.has(element.localName)) return false;
+  if (own.text > MAX_CALL_TO_ACTION || own.elements < CALL_TO_ACTION_PARTS || !CALL_TO_ACTION_BOXES.has(element.localName)) return false;
   if (element.querySelector('img, button, time') !== null) return false;
   const links = Array.from(element.getElementsByTagName('a'));
   return links.length > 0 && links.every((link) => link.hasAttribute('href') && hasControlName(link));

@@ -21,6 +21,10 @@ function isRawNoscript(element: Element): boolean {
 
 /** Up to this long, a parsed `<noscript>` that speaks of JavaScript is a notice about the reader's browser. */
 const MAX_SCRIPT_NOTICE = 600;
+/** Shorter than this, a parsed `<noscript>` is a notice or a tracking pixel, whatever it says. */
+const MAX_SHORT_NOSCRIPT = 200;
+/** Text clipped to this many pixels or fewer each way is for screen readers (`sr-only` boxes are 1x1). */
+const SCREEN_READER_BOX = 2;
 const JAVASCRIPT = /\bjavascript\b/i;
 
 /**
@@ -30,7 +34,7 @@ const JAVASCRIPT = /\bjavascript\b/i;
  */
 function isNoscriptNotice(element: Element): boolean {
   const text = (element.textContent ?? '').trim();
-  return text.length < 200 || (text.length <= MAX_SCRIPT_NOTICE && JAVASCRIPT.test(text));
+  return text.length < MAX_SHORT_NOSCRIPT || (text.length <= MAX_SCRIPT_NOTICE && JAVASCRIPT.test(text));
 }
 
 /** Buttons are controls, except the toggles of accordions (an FAQ question is often one). */
@@ -119,7 +123,7 @@ export function isKept(element: Element, showHidden: boolean): boolean {
   if (isMobileTwin(element, classes)) return false;
   if (!SCREEN_READER_CLASS.test(classes)) return true;
   const box = element.getBoundingClientRect();
-  return box.width > 2 || box.height > 2;
+  return box.width > SCREEN_READER_BOX || box.height > SCREEN_READER_BOX;
 }
 
 /**
