@@ -51,9 +51,9 @@ export interface PruneOptions {
 }
 
 /*
- * The sizes and shares below are Pluck's own, set by hand against both dev sets and checked on
- * their halves (docs/extraction-history.md says when and why); text sizes are characters of
- * visible text, shares are of an element's own text unless said otherwise.
+ * The sizes and shares below are Pluck's own, set by hand against both dev sets
+ * (docs/extraction-history.md says when and why); text sizes are characters of visible text (an
+ * element's with all it holds), shares are of the element's text unless said otherwise.
  */
 
 /** Longer than this, a line is a sentence, not a dateline. */
@@ -102,7 +102,8 @@ function isLinkList(element: Element, own: ElementStats): boolean {
   // A list item or heading that is one link is a sentence of the text, not a link list.
   if (element.localName === 'a' || element.localName === 'li' || isHeading(element)) return false;
   const density = linkDensity(own);
-  const linky = element.localName === 'p'
+  const linky =
+    element.localName === 'p'
       ? density > LINK_PARAGRAPH_LINKS && own.text < MAX_LINK_PARAGRAPH
       : density > LINK_LIST_LINKS && nonLinkText(own) < MAX_LINK_LIST_OTHER_TEXT;
   // Nor is the emphasis inside a link (`<a><b>Supervised learning</b></a>`): it is the link's words.
