@@ -10,6 +10,7 @@
  *   npm run bench -- [--requests N] [--ops content,markdown,screenshot,pdf] [--concurrency 1,4,8]
  *                    [--rounds 2] [--multi-requests 12] [--memory-series 0]
  */
+import { spawnSync } from 'node:child_process';
 import { mkdtemp, readdir, readFile, rm } from 'node:fs/promises';
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -46,6 +47,21 @@ const MEMORY_SERIES = Number(values['memory-series']);
 /** How often memory is sampled while a side runs, and how many requests apart the series prints. */
 const SAMPLE_MS = 250;
 const SERIES_STEP = 500;
+
+/**
+ * The host's draw, in one figure: milliseconds per start of a trivial process. The baseline's
+ * extra work per page is a new context and renderer process, so a host slow at making processes
+ * would slow the baseline more than Pluck and raise every ratio; printed at the start and the end of
+ * a run, so runs on different days can be told apart: 1.8 ms on 2026-11-27, a slow day, when the
+ * baseline ran at about half its rate of earlier days (the first day with the figure).
+ */
+function processStartMs(count = 500): number {
+  // From a small shell: forking this process would time its own size (its page tables are
+  // copied) along with the host, 12 ms a start that day.
+  const started = performance.now();
+  spawnSync('/bin/sh', ['-c', `i=0; while [ $i -lt ${count} ]; do /bin/true; i=$((i+1)); done`]);
+  return (performance.now() - started) / count;
+}
 
 /** A ~30 KB article page, like the issue's measurement. */
 function fixturePage(): string {
@@ -310,6 +326,7 @@ async function main() {
 
   const rows: string[] = [];
   process.stdout.write(`Page operations, ${REQUESTS} requests per cell, ${ROUNDS} rounds, ~${Math.round(html.length / 1024)} KB page, on loopback\n`);
+  process.stdout.write(`host: ${processStartMs().toFixed(2)} ms per start of /bin/true\n`);
   for (const operation of OPERATIONS) {
     for (const concurrency of LEVELS) {
       const sides = {
@@ -327,7 +344,7 @@ async function main() {
       }
     }
   }
-  process.stdout.write(`\n${TABLE_HEADER}\n${rows.join('\n')}\n${TABLE_NOTE}\n`);
+  process.stdout.write(`\n${TABLE_HEADER}\n${rows.join('\n')}\n${TABLE_NOTE}\nhost at the end of the cells: ${processStartMs().toFixed(2)} ms per start of /bin/true\n`);
   if (MULTI_REQUESTS > 0) await compareMultiFormat(base, key, pageUrl);
   if (MEMORY_SERIES > 0) await memorySeries(MEMORY_SERIES, viaApi('markdown'), pluckPssKb);
 
