@@ -104,6 +104,11 @@ const ROW_ITEMS = 3;
 /** ... holding this share of the row's text at least. */
 const ROW_SHARE = 0.6;
 
+/** Whether the part a heading opens holds content of its own beyond the heading. */
+function holdsMoreThanHeading(part: Element, heading: Element, stats: StatsMap): boolean {
+  return (stats.get(part)?.text ?? 0) > (stats.get(heading)?.text ?? 0) + WIDGET_CONTENT_TEXT;
+}
+
 /** The first child holding measured text. */
 function firstWithText(parent: Element, stats: StatsMap): Element | null {
   for (let child = parent.firstElementChild; child; child = child.nextElementSibling) {
@@ -118,12 +123,10 @@ function firstWithText(parent: Element, stats: StatsMap): Element | null {
  * little ("See all" links) to it. Never `stop` itself.
  */
 function widgetHead(heading: Element, stats: StatsMap, stop: Element): Element {
-  const headingText = stats.get(heading)?.text ?? 0;
-  const holdsContent = (element: Element) => (stats.get(element)?.text ?? 0) > headingText + WIDGET_CONTENT_TEXT;
   let current = heading;
   for (let parent = heading.parentElement; parent && parent !== stop; parent = parent.parentElement) {
     if (firstWithText(parent, stats) !== current) break;
-    if (holdsContent(current) && (stats.get(parent)?.text ?? 0) > (stats.get(current)?.text ?? 0) * WIDGET_PARENT_GROWTH) break;
+    if (holdsMoreThanHeading(current, heading, stats) && (stats.get(parent)?.text ?? 0) > (stats.get(current)?.text ?? 0) * WIDGET_PARENT_GROWTH) break;
     current = parent;
   }
   return current;
@@ -159,8 +162,6 @@ export function commentWidget(heading: Element, kind: CommentHeading, stats: Sta
  * where on a listing it may be the listing itself.
  */
 export function recommendationWidget(heading: Element, stats: StatsMap, stop: Element, productPage: boolean): Element[] {
-  const headingText = stats.get(heading)?.text ?? 0;
-  const holdsContent = (element: Element) => (stats.get(element)?.text ?? 0) > headingText + WIDGET_CONTENT_TEXT;
   const current = widgetHead(heading, stats, stop);
   // A heading set beside its widget rather than in it: the widget is what comes next, when it is
   // mostly links (searches) or cards, even past a header that has a line of its own.
@@ -168,7 +169,7 @@ export function recommendationWidget(heading: Element, stats: StatsMap, stop: El
   const nextStats = next ? stats.get(next) : undefined;
   if (!next || !nextStats) return [current];
   const slides = isCarousel(next, stats) || (productPage && isRow(next, stats)) || itemListShare(next, stats) > WIDGET_CARD_SHARE;
-  if (holdsContent(current)) return slides ? [current, next] : [current];
+  if (holdsMoreThanHeading(current, heading, stats)) return slides ? [current, next] : [current];
   return slides || nextStats.linkText >= nextStats.text * WIDGET_LINK_SHARE ? [current, next] : [current];
 }
 
