@@ -7,7 +7,7 @@ import { gunzipSync } from 'node:zlib';
 import { type Browser, type BrowserContext, chromium, type Page } from 'playwright-core';
 import { FEATURE_LAUNCH_OPTIONS, RENDERER_V8_FLAGS } from '../src/browser/chromium-process.js';
 import { extractMarkdown, prepareExtractor } from '../src/extract/extract.js';
-import { bundlePageFunction, runPageFunction, siblingModule } from '../src/extract/page-script.js';
+import { attachDevtoolsAhead, bundlePageFunction, runPageFunction, siblingModule } from '../src/extract/page-script.js';
 import { BASELINE_CHROMIUM_ARGS, BENCH_CHROMIUM_PATH } from './baseline-chromium.js';
 
 /**
@@ -90,6 +90,8 @@ async function readStoredHtml(file: string): Promise<Buffer> {
  */
 export async function openStoredPage(context: BrowserContext, url: string, html: Buffer): Promise<Page> {
   const page = await context.newPage();
+  // As the service does for every page it takes (context-supply.ts), so extraction times compare.
+  attachDevtoolsAhead(page);
   let served = false;
   await page.route('**/*', async (route) => {
     const request = route.request();

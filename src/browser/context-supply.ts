@@ -1,5 +1,6 @@
 import type { Browser, BrowserContext, BrowserContextOptions, Page } from 'playwright-core';
 import type { Logger } from 'pino';
+import { attachDevtoolsAhead } from '../extract/page-script.js';
 import type { BrowserProxySettings } from '../net/egress-proxy.js';
 import { contextProxy, logInToProxy } from './proxy-login.js';
 import { type ContextOptions, InvalidPageOption } from './types.js';
@@ -68,6 +69,7 @@ export class ContextSupply {
   async take(options: ContextOptions, url: string, account: string): Promise<PageLease> {
     if (options.session !== undefined) {
       const lease = await this.sessions.take(account, options.session, options);
+      attachDevtoolsAhead(lease.page);
       try {
         await applyOptions(lease, options, url);
       } catch (error) {
@@ -93,6 +95,7 @@ export class ContextSupply {
 
   /** Sets `lease` up for one request; closes it when that fails. */
   private async prepare(lease: PageLease, options: ContextOptions, url: string): Promise<PageLease> {
+    attachDevtoolsAhead(lease.page);
     try {
       await this.warm.watch(lease, Object.keys(options.extraHeaders ?? {}).length > 0);
       await applyOptions(lease, options, url);

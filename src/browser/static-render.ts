@@ -1,4 +1,5 @@
 import type { BrowserContext, Page, Response } from 'playwright-core';
+import { withPageSession } from '../extract/page-script.js';
 
 /** Larger documents are not rendered a second time: the first rendering is all there is. */
 const MAX_DOCUMENT_BYTES = 20 * 1024 * 1024;
@@ -25,8 +26,8 @@ export async function renderWithoutScripts(context: BrowserContext, document: Re
   if (!/html|xml/i.test(contentType)) return undefined;
   const page = await context.newPage();
   try {
-    const devtools = await context.newCDPSession(page);
-    await devtools.send('Emulation.setScriptExecutionDisabled', { value: true });
+    // On the page's own session, which its extraction then uses: one attach, not two.
+    await withPageSession(page, (devtools) => devtools.send('Emulation.setScriptExecutionDisabled', { value: true }));
     let served = false;
     await page.route('**/*', async (route) => {
       const request = route.request();

@@ -1,6 +1,6 @@
 import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { evaluateFunction } from '../../src/extract/page-script.js';
+import { attachDevtoolsAhead, evaluateFunction } from '../../src/extract/page-script.js';
 import { launchChromium, pageWith } from './chromium.js';
 
 /** What tsx's esbuild wraps named inner functions in (keepNames); declared here to write such a function. */
@@ -47,5 +47,24 @@ describe('code we evaluate in a page', () => {
     );
     expect(doubled).toBe(42);
     await page.close();
+  });
+
+  it('uses a session attached before the first navigation on every document after it, another site’s included', async () => {
+    const page = await browser.newPage();
+    attachDevtoolsAhead(page);
+    await page.route('**/*', (route) => route.fulfill({ contentType: 'text/html', body: `<title>${new URL(route.request().url()).host}</title>` }));
+    await page.goto('http://first.test/');
+    expect(await evaluateFunction(page, () => document.title, null)).toBe('first.test');
+    // Another site: Chromium moves the page to another renderer process.
+    await page.goto('http://second.test/');
+    expect(await evaluateFunction(page, () => document.title, null)).toBe('second.test');
+    await page.close();
+  });
+
+  it('fails the next call, without an unhandled rejection, when the page closes while its session attaches', async () => {
+    const page = await browser.newPage();
+    attachDevtoolsAhead(page);
+    await page.close();
+    await expect(evaluateFunction(page, () => 1, null)).rejects.toThrow();
   });
 });
