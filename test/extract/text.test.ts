@@ -5,11 +5,13 @@ import {
   countWordsUpTo,
   escapeInline,
   finishMarkdown,
+  hasLetter,
   hasLetterOrDigit,
   lowerCaseLetterRuns,
   lowerCaseWords,
   markdownText,
   needsUnicodeWords,
+  withoutLeadingSigns,
 } from '../../src/extract/in-page/text.js';
 
 /**
@@ -46,12 +48,18 @@ describe('word helpers', () => {
       expect(lowerCaseWords(text)).toEqual(text.toLowerCase().match(/[\p{L}\p{N}]+/gu) ?? []);
       expect(lowerCaseLetterRuns(text)).toEqual(text.toLowerCase().match(/\p{L}+/gu) ?? []);
       expect(hasLetterOrDigit(text)).toBe(/[\p{L}\p{N}]/u.test(text));
+      expect(hasLetter(text)).toBe(/\p{L}/u.test(text));
+      for (const lead of ['', '• ', '🔥 ', '★ — ', '① ', '12 ']) {
+        expect(withoutLeadingSigns(lead + text)).toBe((lead + text).replace(/^[^\p{L}\p{N}]+/u, ''));
+      }
     }
     // The first sample takes the ASCII patterns: its words are still all found.
     expect(needsUnicodeWords(samples[0] ?? '')).toBe(false);
     expect(countWords(samples[0] ?? '')).toBe(11);
     expect(hasLetterOrDigit(' • — ')).toBe(false);
     expect(hasLetterOrDigit(' • 日 ')).toBe(true);
+    expect(hasLetter('$39.99 • 4.5')).toBe(false);
+    expect(withoutLeadingSigns('★ — Recommended posts')).toBe('Recommended posts');
   });
 
   it('counts up to a limit only', () => {

@@ -1,7 +1,7 @@
 import { signature } from './item-lists.js';
 import { BLOCK_TAGS } from './html-blocks.js';
 import { liveElements, type StatsMap } from './measure.js';
-import { oneLine } from './text.js';
+import { hasLetter, oneLine } from './text.js';
 
 /**
  * A line said word for word in card after card ("View details", "Read more", "Read case study")
@@ -16,7 +16,6 @@ const MAX_LABEL = 30;
 const MIN_REPEATS = 3;
 /** ... and is nearly all the lines in its place of the card. */
 const SAME_SHARE = 0.8;
-const LETTER = /\p{L}/u;
 
 interface Line {
   element: Element;
@@ -62,7 +61,7 @@ function linkedLines(area: Element, stats: StatsMap, pruned: Set<Element>): Map<
     for (const element of line ? [line] : linesInLink(link, stats)) {
       const label = labelOf(element);
       // Prices and counts ("$39.99", "4.5") are each card's own, even when two cards agree.
-      if (!LETTER.test(label)) continue;
+      if (!hasLetter(label)) continue;
       const place = `${signature(element)}<${element.parentElement ? signature(element.parentElement) : ''}`;
       const lines = places.get(place);
       if (lines) lines.push({ element, label });

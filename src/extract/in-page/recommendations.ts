@@ -1,7 +1,7 @@
 import { isHeading } from './class-signals.js';
 import { itemListShare, signature } from './item-lists.js';
 import type { StatsMap } from './measure.js';
-import { oneLine } from './text.js';
+import { oneLine, withoutLeadingSigns } from './text.js';
 
 /**
  * Widgets about other pages that shops and publishers head with the same few words ("Similar
@@ -32,14 +32,12 @@ const COMMENT_FORM_HEADING =
 /** The heading of readers' comments: "Comments", "12 Responses", "Comments (3)". */
 const COMMENTS_HEADING = /^(?:[\d,]+ )?(?:comments?|responses?|replies)(?: \([\d,]+\))?$/i;
 
-const LEADING_SYMBOLS = /^[^\p{L}\p{N}]+/u;
-
 /**
  * The heading's words as a reader sees them: markup splits "<span>8</span>\n  Reviews" over lines,
  * and an emoji or a bullet may lead them ("🔥 Recommended posts").
  */
 function headingText(element: Element): string {
-  return oneLine(element.textContent ?? '').replace(LEADING_SYMBOLS, '');
+  return withoutLeadingSigns(oneLine(element.textContent ?? ''));
 }
 
 function isShortHeading(element: Element, stats: StatsMap): boolean {

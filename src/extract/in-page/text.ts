@@ -40,6 +40,19 @@ const UNDERSCORE_AT_WORD_EDGE: WordPattern = {
   ascii: /(?<![A-Za-z0-9])_|_(?![A-Za-z0-9])/g,
 };
 
+const LETTER: WordPattern = { unicode: /\p{L}/u, ascii: /[A-Za-z]/ };
+const LEADING_SIGNS: WordPattern = { unicode: /^[^\p{L}\p{N}]+/u, ascii: /^[^A-Za-z0-9]+/ };
+
+/** A letter, in any script: \p{L}. */
+export function hasLetter(text: string): boolean {
+  return LETTER.ascii.test(text) || patternFor(text, LETTER).test(text);
+}
+
+/** `text` without the signs before its first letter or digit (an emoji or a bullet before a heading's words). */
+export function withoutLeadingSigns(text: string): string {
+  return text.replace(patternFor(text, LEADING_SIGNS), '');
+}
+
 /** Letters and digits, in any script: \p{L} and \p{N}. */
 export function hasLetterOrDigit(text: string): boolean {
   return LETTER_OR_DIGIT.ascii.test(text) || patternFor(text, LETTER_OR_DIGIT).test(text);
