@@ -67,4 +67,21 @@ describe('code we evaluate in a page', () => {
     await page.close();
     await expect(evaluateFunction(page, () => 1, null)).rejects.toThrow();
   });
+
+  it('shares our world between the calls on one document, and starts a new one with the next document', async () => {
+    const page = await browser.newPage();
+    await page.route('**/*', (route) => route.fulfill({ contentType: 'text/html', body: '<p>page</p>' }));
+    await page.goto('http://first.test/');
+    const mark = () => {
+      const world = globalThis as unknown as { calls?: number };
+      world.calls = (world.calls ?? 0) + 1;
+      return world.calls;
+    };
+    expect(await evaluateFunction(page, mark, null)).toBe(1);
+    expect(await evaluateFunction(page, mark, null)).toBe(2);
+    expect(await page.evaluate(() => (globalThis as unknown as { calls?: number }).calls ?? null)).toBeNull();
+    await page.goto('http://first.test/again');
+    expect(await evaluateFunction(page, mark, null)).toBe(1);
+    await page.close();
+  });
 });
