@@ -79,7 +79,7 @@ export async function listStoredPages(dataDir: string): Promise<StoredPage[]> {
   return pages;
 }
 
-async function readStoredHtml(file: string): Promise<Buffer> {
+export async function readStoredHtml(file: string): Promise<Buffer> {
   const bytes = await readFile(file);
   return file.endsWith('.gz') ? gunzipSync(bytes) : bytes;
 }
@@ -87,11 +87,17 @@ async function readStoredHtml(file: string): Promise<Buffer> {
 /**
  * Opens `url` in a new page of `context` with `html` as the document. Subresources are refused;
  * later top-level navigations (meta refresh, scripts) get 204 so the stored document stays.
+ * `prepare` runs on the new page before it navigates; by default it is what the service does for
+ * every page it takes (context-supply.ts), so extraction times compare.
  */
-export async function openStoredPage(context: BrowserContext, url: string, html: Buffer): Promise<Page> {
+export async function openStoredPage(
+  context: BrowserContext,
+  url: string,
+  html: Buffer,
+  prepare: (page: Page) => void = attachDevtoolsAhead,
+): Promise<Page> {
   const page = await context.newPage();
-  // As the service does for every page it takes (context-supply.ts), so extraction times compare.
-  attachDevtoolsAhead(page);
+  prepare(page);
   let served = false;
   await page.route('**/*', async (route) => {
     const request = route.request();
