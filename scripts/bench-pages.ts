@@ -24,7 +24,6 @@ import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
-import { gunzipSync } from 'node:zlib';
 import { serve } from '@hono/node-server';
 import pino from 'pino';
 import { type Browser, chromium } from 'playwright-core';
@@ -34,7 +33,7 @@ import { loadConfig } from '../src/config.js';
 import { closeContext, createContext } from '../src/container.js';
 import { type HostResolver, systemResolver } from '../src/net/address-policy.js';
 import { BASELINE_CHROMIUM_ARGS, BENCH_CHROMIUM_PATH } from './baseline-chromium.js';
-import { BENCH_LAUNCH_OPTIONS, listStoredPages, percentile, runExtractionBench } from './bench-extraction.js';
+import { BENCH_LAUNCH_OPTIONS, listStoredPages, percentile, readStoredHtml, runExtractionBench } from './bench-extraction.js';
 
 const { values } = parseArgs({
   options: {
@@ -97,8 +96,8 @@ async function startStoredSite(pages: BenchPage[]) {
       res.writeHead(404, { 'content-type': 'text/plain' }).end('not stored');
       return;
     }
-    readFile(page.file).then(
-      (bytes) => res.writeHead(200, { 'content-type': 'text/html; charset=utf-8' }).end(page.file.endsWith('.gz') ? gunzipSync(bytes) : bytes),
+    readStoredHtml(page.file).then(
+      (html) => res.writeHead(200, { 'content-type': 'text/html; charset=utf-8' }).end(html),
       () => res.writeHead(500).end(),
     );
   });

@@ -1,10 +1,8 @@
-import { readFile } from 'node:fs/promises';
 import { resolve } from 'node:path';
-import { gunzipSync } from 'node:zlib';
 import { build } from 'esbuild';
 import { chromium } from 'playwright-core';
 import { siblingModule } from '../../src/extract/page-script.js';
-import { BENCH_LAUNCH_OPTIONS, listStoredPages, openStoredPage } from '../bench-extraction.js';
+import { BENCH_LAUNCH_OPTIONS, listStoredPages, openStoredPage, readStoredHtml } from '../bench-extraction.js';
 
 /**
  * Sampled CPU profile of the first extraction on each page, self time by function (unminified
@@ -25,8 +23,7 @@ const inclusiveTime = new Map<string, number>();
 let total = 0;
 interface ProfileNode { id: number; callFrame: { functionName: string; lineNumber: number }; children?: number[] }
 for (const stored of (await listStoredPages(resolve(dataDir))).slice(0, Number(limit))) {
-  const bytes = await readFile(stored.file);
-  const page = await openStoredPage(context, stored.url, stored.file.endsWith('.gz') ? gunzipSync(bytes) : bytes);
+  const page = await openStoredPage(context, stored.url, await readStoredHtml(stored.file));
   await page.evaluate('document.documentElement.getBoundingClientRect().height');
   const cdp = await context.newCDPSession(page);
   await cdp.send('Profiler.enable');

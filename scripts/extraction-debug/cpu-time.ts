@@ -1,9 +1,7 @@
-import { readFile } from 'node:fs/promises';
 import { resolve } from 'node:path';
-import { gunzipSync } from 'node:zlib';
 import { chromium } from 'playwright-core';
 import { bundlePageFunction, runPageFunction } from '../../src/extract/page-script.js';
-import { BENCH_LAUNCH_OPTIONS, CHROMIUM_ARGS, listStoredPages, openStoredPage, percentile } from '../bench-extraction.js';
+import { BENCH_LAUNCH_OPTIONS, CHROMIUM_ARGS, listStoredPages, openStoredPage, percentile, readStoredHtml } from '../bench-extraction.js';
 
 /**
  * Renderer main-thread CPU time of one extraction (Performance.getMetrics ThreadTime), which a
@@ -21,8 +19,7 @@ const rows: Metrics[][] = entries.map(() => []);
 const all = await listStoredPages(resolve(dataDir));
 const step = Math.max(1, Math.floor(all.length / Number(limit)));
 for (const stored of all.filter((_, i) => i % step === 0)) {
-  const bytes = await readFile(stored.file);
-  const html = stored.file.endsWith('.gz') ? gunzipSync(bytes) : bytes;
+  const html = await readStoredHtml(stored.file);
   for (const [index, script] of scripts.entries()) {
     const page = await openStoredPage(context, stored.url, html);
     await page.evaluate('document.documentElement.getBoundingClientRect().height');

@@ -1,9 +1,7 @@
-import { readFile } from 'node:fs/promises';
 import { resolve } from 'node:path';
-import { gunzipSync } from 'node:zlib';
 import { chromium } from 'playwright-core';
 import { bundlePageFunction, runPageFunction, siblingModule } from '../../src/extract/page-script.js';
-import { BENCH_LAUNCH_OPTIONS, listStoredPages, openStoredPage } from '../bench-extraction.js';
+import { BENCH_LAUNCH_OPTIONS, listStoredPages, openStoredPage, readStoredHtml } from '../bench-extraction.js';
 
 /** What the main-content finder chose on some pages: npx tsx scripts/extraction-debug/explain.ts DATA_DIR NAME[,NAME] */
 const [dataDir = '', names = ''] = process.argv.slice(2);
@@ -11,8 +9,7 @@ const script = await bundlePageFunction(siblingModule(import.meta.url, './explai
 const browser = await chromium.launch(BENCH_LAUNCH_OPTIONS);
 const context = await browser.newContext({ javaScriptEnabled: false });
 for (const stored of (await listStoredPages(resolve(dataDir))).filter((page) => names.split(',').includes(page.name))) {
-  const bytes = await readFile(stored.file);
-  const page = await openStoredPage(context, stored.url, stored.file.endsWith('.gz') ? gunzipSync(bytes) : bytes);
+  const page = await openStoredPage(context, stored.url, await readStoredHtml(stored.file));
   console.log(`===== ${stored.name} ${stored.url}`);
   for (const line of await runPageFunction<string[]>(page, script, { url: stored.url })) console.log(line);
   await page.close();

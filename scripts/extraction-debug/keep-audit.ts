@@ -1,9 +1,7 @@
-import { readFile } from 'node:fs/promises';
 import { resolve } from 'node:path';
-import { gunzipSync } from 'node:zlib';
 import { chromium } from 'playwright-core';
 import { bundlePageFunction, runPageFunction, siblingModule } from '../../src/extract/page-script.js';
-import { BENCH_LAUNCH_OPTIONS, listStoredPages, openStoredPage } from '../bench-extraction.js';
+import { BENCH_LAUNCH_OPTIONS, listStoredPages, openStoredPage, readStoredHtml } from '../bench-extraction.js';
 import { readTruth, shingles } from './truth.js';
 import type { KeptBlock } from './keep-audit.page.js';
 
@@ -23,8 +21,7 @@ for (const stored of await listStoredPages(resolve(dataDir))) {
   const entry = truth[stored.name];
   if (!entry?.articleBody || (type && entry.pageType !== type)) continue;
   const truthSet = new Set(shingles(entry.articleBody));
-  const bytes = await readFile(stored.file);
-  const page = await openStoredPage(context, stored.url, stored.file.endsWith('.gz') ? gunzipSync(bytes) : bytes);
+  const page = await openStoredPage(context, stored.url, await readStoredHtml(stored.file));
   const { blocks } = await runPageFunction<{ pageType: string; blocks: KeptBlock[] }>(page, script, { url: stored.url });
   await page.close();
   const outside = blocks.map((block) => {

@@ -1,14 +1,11 @@
-import { readFile } from 'node:fs/promises';
-import { gunzipSync } from 'node:zlib';
 import { chromium } from 'playwright-core';
-import { BENCH_LAUNCH_OPTIONS, listStoredPages, openStoredPage } from '../bench-extraction.js';
+import { BENCH_LAUNCH_OPTIONS, listStoredPages, openStoredPage, readStoredHtml } from '../bench-extraction.js';
 /** Outline of the elements matching a selector, with [text/link text] sizes: npx tsx scripts/extraction-debug/outline.ts DATA_DIR NAME SELECTOR [DEPTH] */
 const [data, name, selector, depth = '4'] = process.argv.slice(2);
 const browser = await chromium.launch(BENCH_LAUNCH_OPTIONS);
 const context = await browser.newContext({ javaScriptEnabled: false });
 const stored = (await listStoredPages(data!)).find((p) => p.name === name)!;
-const bytes = await readFile(stored.file);
-const page = await openStoredPage(context, stored.url, stored.file.endsWith('.gz') ? gunzipSync(bytes) : bytes);
+const page = await openStoredPage(context, stored.url, await readStoredHtml(stored.file));
 console.log(await page.evaluate(`(() => {
   const out = [];
   const walk = (el, d) => {

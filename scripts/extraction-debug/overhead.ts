@@ -1,10 +1,8 @@
-import { readFile } from 'node:fs/promises';
 import { resolve } from 'node:path';
 import { performance } from 'node:perf_hooks';
-import { gunzipSync } from 'node:zlib';
 import { chromium } from 'playwright-core';
 import { prepareExtractor } from '../../src/extract/extract.js';
-import { BENCH_LAUNCH_OPTIONS, listStoredPages, openStoredPage, percentile } from '../bench-extraction.js';
+import { BENCH_LAUNCH_OPTIONS, listStoredPages, openStoredPage, percentile, readStoredHtml } from '../bench-extraction.js';
 
 /**
  * Where the round trip of one extraction goes: npx tsx scripts/extraction-debug/overhead.ts DATA_DIR [LIMIT]
@@ -19,8 +17,7 @@ const rows: Record<string, number>[] = [];
 const timedCall = (url: string) =>
   `(() => { const t0 = performance.now(); const r = ${script}(${JSON.stringify({ url, onlyMainContent: true, includeTags: [], excludeTags: [] })}); return { inPage: performance.now() - t0, r }; })()`;
 for (const stored of (await listStoredPages(resolve(dataDir))).slice(0, Number(limit))) {
-  const bytes = await readFile(stored.file);
-  const page = await openStoredPage(context, stored.url, stored.file.endsWith('.gz') ? gunzipSync(bytes) : bytes);
+  const page = await openStoredPage(context, stored.url, await readStoredHtml(stored.file));
   await page.evaluate('document.documentElement.getBoundingClientRect().height');
   const n0 = performance.now();
   await page.evaluate('1');

@@ -1,9 +1,7 @@
-import { readFile } from 'node:fs/promises';
 import { resolve } from 'node:path';
-import { gunzipSync } from 'node:zlib';
 import { chromium } from 'playwright-core';
 import { bundlePageFunction, runPageFunction, siblingModule } from '../../src/extract/page-script.js';
-import { BENCH_LAUNCH_OPTIONS, listStoredPages, openStoredPage } from '../bench-extraction.js';
+import { BENCH_LAUNCH_OPTIONS, listStoredPages, openStoredPage, readStoredHtml } from '../bench-extraction.js';
 import { readTruth, shingles } from './truth.js';
 
 /**
@@ -21,8 +19,7 @@ const wanted = names ? names.split(',') : null;
 for (const stored of await listStoredPages(resolve(dataDir))) {
   if (wanted && !wanted.includes(stored.name)) continue;
   const truthSet = new Set(shingles(truth[stored.name]?.articleBody ?? ''));
-  const bytes = await readFile(stored.file);
-  const page = await openStoredPage(context, stored.url, stored.file.endsWith('.gz') ? gunzipSync(bytes) : bytes);
+  const page = await openStoredPage(context, stored.url, await readStoredHtml(stored.file));
   const audit = await runPageFunction<{ pageType: string; pruned: Array<{ what: string; reason: string; text: string }> }>(page, script, { url: stored.url });
   await page.close();
   for (const element of audit.pruned) {

@@ -1,7 +1,5 @@
-import { readFile } from 'node:fs/promises';
-import { gunzipSync } from 'node:zlib';
 import { chromium } from 'playwright-core';
-import { BENCH_LAUNCH_OPTIONS, listStoredPages, openStoredPage } from '../bench-extraction.js';
+import { BENCH_LAUNCH_OPTIONS, listStoredPages, openStoredPage, readStoredHtml } from '../bench-extraction.js';
 import { readTruth, shingles } from './truth.js';
 
 /** How much of the text under a selector the truth holds, per page: npx tsx selector-truth.ts DATA_DIR SELECTOR */
@@ -10,8 +8,7 @@ const truth = await readTruth(dataDir);
 const browser = await chromium.launch(BENCH_LAUNCH_OPTIONS);
 const context = await browser.newContext({ javaScriptEnabled: false });
 for (const stored of await listStoredPages(dataDir)) {
-  const bytes = await readFile(stored.file);
-  const page = await openStoredPage(context, stored.url, stored.file.endsWith('.gz') ? gunzipSync(bytes) : bytes);
+  const page = await openStoredPage(context, stored.url, await readStoredHtml(stored.file));
   const texts = await page.evaluate((sel) => {
     const all = Array.from(document.querySelectorAll(sel));
     return all.filter((el) => !all.some((other) => other !== el && other.contains(el))).map((el) => (el as HTMLElement).innerText ?? el.textContent ?? '');

@@ -1,8 +1,6 @@
-import { readFile } from 'node:fs/promises';
-import { gunzipSync } from 'node:zlib';
 import { chromium } from 'playwright-core';
 import { bundlePageFunction, runPageFunction, siblingModule } from '../../src/extract/page-script.js';
-import { BENCH_LAUNCH_OPTIONS, listStoredPages, openStoredPage } from '../bench-extraction.js';
+import { BENCH_LAUNCH_OPTIONS, listStoredPages, openStoredPage, readStoredHtml } from '../bench-extraction.js';
 
 /**
  * The ancestor chains of the texts holding a phrase, to find which block a stray line of output
@@ -14,7 +12,6 @@ if (!stored) throw new Error(`no stored page ${name} in ${data}`);
 const script = await bundlePageFunction(siblingModule(import.meta.url, './where.page'), 'where');
 const browser = await chromium.launch(BENCH_LAUNCH_OPTIONS);
 const context = await browser.newContext({ javaScriptEnabled: false });
-const bytes = await readFile(stored.file);
-const page = await openStoredPage(context, stored.url, stored.file.endsWith('.gz') ? gunzipSync(bytes) : bytes);
+const page = await openStoredPage(context, stored.url, await readStoredHtml(stored.file));
 for (const chain of await runPageFunction<string[]>(page, script, { phrase })) console.log(`${chain}\n`);
 await browser.close();
