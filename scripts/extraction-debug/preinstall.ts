@@ -23,6 +23,11 @@ interface Preinstalled {
 
 const INSTALLED = '__pluckExtract';
 
+/**
+ * A session of its own, with the registration sent beside the attach's first command: through the
+ * page's shared session (`withPageSession`, which looks up the frame first) the registration came
+ * one round trip later, after the stored document was created, and every page missed it.
+ */
 async function preinstall(page: Page, script: string): Promise<Preinstalled> {
   const session = await page.context().newCDPSession(page);
   const [{ frameTree }] = await Promise.all([
