@@ -77,33 +77,47 @@ export async function withDevtools<T>(page: Page, work: (session: CDPSession) =>
 
 const sessions = new WeakMap<Page, Promise<{ session: CDPSession; frameId: string }>>();
 
+/** Our world on the page's document at `url`, by its global object's remote id. */
+interface KnownWorld {
+  url: string;
+  global: Promise<string>;
+}
+
+const worlds = new WeakMap<Page, KnownWorld>();
+
+/** What Chromium answers for a remote object whose document (and world with it) is gone, before running anything. */
+const STALE_WORLD = /Cannot find context with specified id|Could not find object with given id/;
+
 /**
  * Calls `functionSource` with `argument` in an isolated world of the page's main frame: the same
  * DOM, but none of the page's JavaScript. A page's scripts can replace any method of its own
  * world (`String.prototype.slice`, `outerHTML`, `querySelectorAll`), which would let a page break
  * our code or step around the size bounds it enforces before anything crosses to Node; here they
- * cannot. The argument travels apart from the source, so a renderer that ran the same function
- * before (a warm page, warm-pages.ts) finds it compiled in V8's cache: the markdown extractor is
- * 54 KB, about 5 ms to parse and compile again. A document replaced under the call fails with
- * Playwright's own wording ("Execution context was destroyed"), which callers treat as a
- * navigation.
+ * cannot. Chromium keeps one world of a name per document, so the calls on a document share it:
+ * the first asks for it (`Page.createIsolatedWorld`), the later ones call on its global object,
+ * one round trip fewer. A remote object id names its renderer process and context, so a later
+ * document (in this renderer or another) can never be reached through it: the call fails before
+ * running, and a new world is asked for. The argument travels apart from the source, so a
+ * renderer that ran the same function before (a warm page, warm-pages.ts) finds it compiled in
+ * V8's cache: the markdown extractor is 55 KB, about 5 ms to parse and compile again. A document
+ * replaced under the call fails with Playwright's own wording ("Execution context was
+ * destroyed"), which callers treat as a navigation.
  */
 async function callIsolated<T>(page: Page, functionSource: string, argument: unknown): Promise<T> {
   try {
     const { session, frameId } = await pageSession(page);
+    const known = worlds.get(page);
+    const objectId = known?.url === page.url() ? await known.global.catch(() => undefined) : undefined;
+    if (objectId) {
+      try {
+        return await callIn<T>(page, session, { objectId }, functionSource, argument);
+      } catch (error) {
+        if (!STALE_WORLD.test(error instanceof Error ? error.message : '')) throw error;
+      }
+    }
     const { executionContextId } = await unlessPageGone(page, session.send('Page.createIsolatedWorld', { frameId, worldName: 'pluck', grantUniveralAccess: false }));
-    const { result, exceptionDetails } = await unlessPageGone(
-      page,
-      session.send('Runtime.callFunctionOn', {
-        functionDeclaration: functionSource,
-        executionContextId,
-        arguments: [{ value: argument }],
-        returnByValue: true,
-        awaitPromise: true,
-      }),
-    );
-    if (exceptionDetails) throw new Error(exceptionDetails.exception?.description ?? exceptionDetails.text);
-    return result.value as T;
+    rememberWorld(page, session, executionContextId);
+    return await callIn<T>(page, session, { executionContextId }, functionSource, argument);
   } catch (error) {
     const message = error instanceof Error ? error.message : String(error);
     if (/context was destroyed|Cannot find context|No frame for given id|Frame with the given id was not found/i.test(message)) {
@@ -111,6 +125,30 @@ async function callIsolated<T>(page: Page, functionSource: string, argument: unk
     }
     throw error;
   }
+}
+
+/** Asks for the world's global object, sent ahead of the call it comes with (not waited for). */
+function rememberWorld(page: Page, session: CDPSession, executionContextId: number): void {
+  const global = session
+    .send('Runtime.callFunctionOn', { functionDeclaration: '() => globalThis', executionContextId, returnByValue: false })
+    .then(({ result }) => {
+      if (!result.objectId) throw new Error('The world gave no global object');
+      return result.objectId;
+    });
+  const world = { url: page.url(), global };
+  worlds.set(page, world);
+  global.catch(() => {
+    if (worlds.get(page) === world) worlds.delete(page);
+  });
+}
+
+async function callIn<T>(page: Page, session: CDPSession, target: { objectId: string } | { executionContextId: number }, functionSource: string, argument: unknown): Promise<T> {
+  const { result, exceptionDetails } = await unlessPageGone(
+    page,
+    session.send('Runtime.callFunctionOn', { functionDeclaration: functionSource, ...target, arguments: [{ value: argument }], returnByValue: true, awaitPromise: true }),
+  );
+  if (exceptionDetails) throw new Error(exceptionDetails.exception?.description ?? exceptionDetails.text);
+  return result.value as T;
 }
 
 /**

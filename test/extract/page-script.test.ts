@@ -82,6 +82,13 @@ describe('code we evaluate in a page', () => {
     expect(await page.evaluate(() => (globalThis as unknown as { calls?: number }).calls ?? null)).toBeNull();
     await page.goto('http://first.test/again');
     expect(await evaluateFunction(page, mark, null)).toBe(1);
+    // The same address, a new document: the world known for it is gone, and a new one answers.
+    await page.reload();
+    expect(await evaluateFunction(page, mark, null)).toBe(1);
+    expect(await evaluateFunction(page, mark, null)).toBe(2);
+    // Another site, in another renderer process, at a path the last one had.
+    await page.goto('http://second.test/again');
+    expect(await evaluateFunction(page, () => [document.location.host, (globalThis as unknown as { calls?: number }).calls ?? null], null)).toEqual(['second.test', null]);
     await page.close();
   });
 });
