@@ -86,7 +86,7 @@ describe('code we evaluate in a page', () => {
     await page.reload();
     expect(await evaluateFunction(page, mark, null)).toBe(1);
     expect(await evaluateFunction(page, mark, null)).toBe(2);
-    // Another site, in another renderer process, at a path the last one had.
+    // Another site, in another renderer process: nothing of the last document's world.
     await page.goto('http://second.test/again');
     expect(await evaluateFunction(page, () => [document.location.host, (globalThis as unknown as { calls?: number }).calls ?? null], null)).toEqual(['second.test', null]);
     await page.close();
