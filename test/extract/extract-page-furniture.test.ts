@@ -71,6 +71,23 @@ describe('ads and widgets', () => {
     expect(md).not.toContain('Rug 2');
   });
 
+  it("drops other products under a heading that discloses an ad ('Sponsored by our brands') on a product page, and keeps a sentence that says the words", async () => {
+    const tile = (n: number) => `<article class="tile"><a href="/p/${n}"><h3>Faux leather jacket ${n} - black</h3></a><p>€${n}9.95</p><p>Regular price: €${n}9.99 -30%</p></article>`;
+    const md = await markdownOf(
+      "<main><h1>Bershka faux leather jacket</h1><p>€39.99</p><ul><li>Collar: shirt collar</li><li>Fastening: zip</li></ul><p>The lining is sponsored by our brands' recycling fund.</p>" +
+        // Zalando's: the heading deep in wrappers of its own, the tiles in the next box.
+        '<div><div><div><h2><div>Sponsored by our brands</div> <div>Recommendations</div></h2><span><button aria-label="How recommendations work"></button></span></div></div>' +
+        `<div class="grid">${[1, 2, 3, 4, 5, 6].map(tile).join('')}</div></div>` +
+        '<h2>Material and care</h2><p>Outer fabric: 100% polyurethane. Do not tumble dry.</p></main>',
+      { url: 'https://example.com/bershka-faux-leather-jacket-black.html' },
+      PRODUCT_HEAD,
+    );
+    expect(md).toContain('Outer fabric: 100% polyurethane.');
+    expect(md).toContain("sponsored by our brands' recycling fund");
+    expect(md).not.toContain('Recommendations');
+    expect(md).not.toContain('Faux leather jacket 3');
+  });
+
   it("drops the content's own share menu ('post-share') inside a forum post, and keeps a long box so named", async () => {
     const post = (n: number, extra = '') =>
       `<article class="post"><div class="post-body"><p>Reply ${n}: ${PROSE}</p>${extra}</div>` +
