@@ -17,6 +17,7 @@
  *                          [--out DIR] [--no-timing] [--no-quality] [--dns system|nxdomain]
  */
 import { spawnSync } from 'node:child_process';
+import { realpathSync } from 'node:fs';
 import { mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -55,7 +56,8 @@ if (values.dns !== 'system' && values.dns !== 'nxdomain') throw new Error('--dns
 const DNS_MODE = values.dns;
 
 const BENCH_ROOT = fileURLToPath(new URL('../../shared/bench/', import.meta.url));
-const SCORER = join(BENCH_ROOT, 'score-extraction.mjs');
+// By its real path: the scorer runs only when called by it (a checkout's `../shared` may be a link).
+const SCORER = realpathSync(join(BENCH_ROOT, 'score-extraction.mjs'));
 const STORED_SUFFIX = '.stored.test';
 /** Below this many words an answer is empty for the report (the service's own warning has its own rule). */
 const EMPTY_WORDS = 5;
