@@ -55,6 +55,33 @@ describe('ads and widgets', () => {
     expect(article).toContain('The sponsored bench on the corner');
   });
 
+  it("keeps a sponsored article under its disclosure ('Sponsored content' above the headline, 'Sponsored by Acme' atop the body), with readers' comments outweighing it", async () => {
+    const comments = `<section class="comments"><h3>Readers</h3>${[1, 2, 3, 4, 5, 6, 7, 8].map((n) => `<div class="c"><b>Reader ${n}</b><p>${PROSE} ${n}</p></div>`).join('')}</section>`;
+    const body = '<p>The first trail starts behind the old mill and climbs through beech woods for two hours before it opens onto a ridge with a view of the whole valley, the river and the three villages along it.</p>' +
+      '<p>The second trail is flat and follows the canal towpath past eleven locks; it suits a family with small children, and there is a café at the ninth lock that opens at weekends from May.</p>';
+    const aboveHeadline = await markdownOf(`<main><article><p>Sponsored content</p><h1>Ten quiet trails for a long weekend</h1>${body}</article>${comments}</main>`, {
+      url: 'https://example.com/2026/05/ten-quiet-trails',
+    });
+    expect(aboveHeadline).toContain('The first trail starts behind the old mill');
+    expect(aboveHeadline).toContain('the ninth lock');
+
+    const atopBody = await markdownOf(
+      `<main><header><h1>Ten quiet trails for a long weekend</h1></header><div class="body"><div class="label">Sponsored by Acme Outdoor</div>${body}</div>${comments}</main>`,
+      { url: 'https://example.com/2026/05/ten-quiet-trails' },
+    );
+    expect(atopBody).toContain('The first trail starts behind the old mill');
+    expect(atopBody).toContain('the ninth lock');
+
+    // No paragraphs to read as text: the headline under the label says it is the page.
+    const recipe = await markdownOf(
+      '<main><article><p>Sponsored content</p><h1>Ten-minute tomato soup</h1><ul><li>Two tins of tomatoes</li><li>One onion</li><li>A pinch of salt</li></ul>' +
+        `<ol><li>Soften the onion.</li><li>Add the tomatoes and simmer for five minutes.</li><li>Blend and season.</li></ol></article>${comments}</main>`,
+      { url: 'https://example.com/recipes/tomato-soup' },
+    );
+    expect(recipe).toContain('Two tins of tomatoes');
+    expect(recipe).toContain('Blend and season.');
+  });
+
   it("drops widgets headed 'More from', 'Accessories for' and 'Get the look' on a product page", async () => {
     const cards = (name: string) => `<div><p>${name} 2, a handy way to keep small things hidden away and the room tidy, in white or black, from $10.</p></div>`;
     const md = await markdownOf(

@@ -87,13 +87,61 @@ const parentHasWords = new WeakMap<Element, boolean>();
  * Undefined when `heading` names no widget.
  */
 function smallWidget(heading: Element, stats: StatsMap, root: Element, area: AreaSize, options: PruneOptions): Element[] | undefined {
-  const recommendation = isRecommendationHeading(heading, stats) || (options.dropReviews && isReviewHeading(heading, stats));
+  const otherPages = isRecommendationHeading(heading, stats);
+  const recommendation = otherPages || (options.dropReviews && isReviewHeading(heading, stats));
   const comments = recommendation ? undefined : commentHeading(heading, stats, options.keepComments);
   if (!recommendation && !comments) return undefined;
   const widget = comments ? commentWidget(heading, comments, stats, root) : recommendationWidget(heading, stats, root, options.productPage);
+  if (holdsAnotherH1(widget, heading) || (otherPages && !options.productPage && readsAsText(widget, stats))) return [];
   if (recommendation && options.productPage) return widget;
   const nonLink = widget.reduce((sum, element) => sum + nonLinkText(stats.get(element)), 0);
   return nonLink < area.nonLink * MAX_WIDGET_SHARE ? widget : [];
+}
+
+/**
+ * A part that holds an `h1` besides its own heading is the page itself, never a widget in it: a
+ * label ("Sponsored content", "Sponsored by Acme") set above an article's headline would
+ * otherwise take the article with it. An `h1` in a link is a teaser's title (Fermyon's).
+ */
+function holdsAnotherH1(widget: Element[], heading: Element): boolean {
+  const isHeadline = (h1: Element) => !h1.contains(heading) && h1.closest('a') === null;
+  return widget.some((part) => (part.localName === 'h1' && isHeadline(part)) || Array.from(part.getElementsByTagName('h1')).some(isHeadline));
+}
+
+/** A paragraph of prose holds this much text at least, ... */
+const TEXT_PARAGRAPH = 100;
+/** ... with links under this share of it (and of the whole part, for text to read). */
+const WIDGET_TEXT_LINKS = 0.1;
+
+function isProseParagraph(element: Element | null, stats: StatsMap): boolean {
+  const own = element?.localName === 'p' ? stats.get(element) : undefined;
+  return own !== undefined && own.ownText >= TEXT_PARAGRAPH && own.ownLinkText < own.ownText * WIDGET_TEXT_LINKS;
+}
+
+/**
+ * Whether what a heading of other pages opens reads as text: two paragraphs of prose in a row and
+ * next to no links. Widgets about other pages link to them, and each teaser's summary stands in
+ * its own item (a list item, a card); a label ("Sponsored content") set at the top of an
+ * article's body, with the headline above it, would otherwise take the body with it. (Not asked on
+ * product pages, where cards of other products may hold no link: eBay's open by script.)
+ */
+function readsAsText(widget: Element[], stats: StatsMap): boolean {
+  let text = 0;
+  let links = 0;
+  let paragraphsInRow = false;
+  for (const part of widget) {
+    const own = stats.get(part);
+    text += own?.text ?? 0;
+    links += own?.linkText ?? 0;
+    if (paragraphsInRow) continue;
+    for (const paragraph of [part, ...Array.from(part.getElementsByTagName('p'))]) {
+      if (isProseParagraph(paragraph, stats) && isProseParagraph(paragraph.nextElementSibling, stats)) {
+        paragraphsInRow = true;
+        break;
+      }
+    }
+  }
+  return paragraphsInRow && links < text * WIDGET_TEXT_LINKS;
 }
 
 function withReason(element: Element, rule: BoilerplateRuleName | 'widget heading', cause: Element, options: PruneOptions): Element {
