@@ -84,6 +84,7 @@ const parentHasWords = new WeakMap<Element, boolean>();
  * A widget named by its heading ("Similar items", "Leave a reply") goes unless it is a large part
  * of the area. On a product page a recommendation goes at any size: other products are never the
  * product, however short its own text is (a marketplace listing of two lines above four carousels).
+ * What holds the page's headline, or reads as text, is no widget (`holdsAnotherH1`, `readsAsText`).
  * Undefined when `heading` names no widget.
  */
 function smallWidget(heading: Element, stats: StatsMap, root: Element, area: AreaSize, options: PruneOptions): Element[] | undefined {
