@@ -82,6 +82,20 @@ describe('ads and widgets', () => {
     expect(recipe).toContain('Blend and season.');
   });
 
+  it('keeps an article shown in a box named as a modal (its headline and paragraphs), and drops a sign-up modal beside it', async () => {
+    const comments = `<section class="comments"><h3>Readers</h3>${[1, 2, 3, 4, 5, 6, 7, 8].map((n) => `<div class="c"><b>Reader ${n}</b><p>${PROSE} ${n}</p></div>`).join('')}</section>`;
+    const md = await markdownOf(
+      '<main><div class="article-modal"><h1>Ten quiet trails for a long weekend</h1>' +
+        '<p>The first trail starts behind the old mill and climbs through beech woods for two hours before it opens onto a ridge above the valley.</p>' +
+        '<p>The second trail is flat and follows the canal towpath past eleven locks; there is a café at the ninth lock that opens at weekends.</p></div>' +
+        `<div class="newsletter-modal"><h2>Never miss a trail</h2><p>Get our weekly walks in your inbox.</p></div>${comments}</main>`,
+      { url: 'https://example.com/2026/05/ten-quiet-trails' },
+    );
+    expect(md).toContain('The first trail starts behind the old mill');
+    expect(md).toContain('the ninth lock');
+    expect(md).not.toContain('Never miss a trail');
+  });
+
   it("drops widgets headed 'More from', 'Accessories for' and 'Get the look' on a product page", async () => {
     const cards = (name: string) => `<div><p>${name} 2, a handy way to keep small things hidden away and the room tidy, in white or black, from $10.</p></div>`;
     const md = await markdownOf(

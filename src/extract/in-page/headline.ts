@@ -51,3 +51,12 @@ function titledHeading(headings: HTMLCollectionOf<Element>, stats: StatsMap, tit
   return short;
 }
 
+
+/**
+ * Whether `element` holds an `h1` other than `except` (and those holding it) and outside links:
+ * a box holding one is the page, not a part of it. An `h1` in a link is a teaser's title.
+ */
+export function holdsH1OutsideLinks(element: Element, except?: Element): boolean {
+  const isHeadline = (h1: Element) => !(except && h1.contains(except)) && h1.closest('a') === null;
+  return (element.localName === 'h1' && isHeadline(element)) || Array.from(element.getElementsByTagName('h1')).some(isHeadline);
+}

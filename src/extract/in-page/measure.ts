@@ -116,3 +116,25 @@ export function linkDensity(stats: ElementStats | undefined): number {
   if (!stats || stats.text === 0) return 0;
   return stats.linkText / stats.text;
 }
+
+/** A paragraph of prose holds this much text at least, ... */
+const PARAGRAPH_TEXT = 100;
+/** ... with links under this share of it. */
+const PARAGRAPH_LINKS = 0.1;
+
+/** A paragraph of prose outside list items (a paragraph in one is an item's summary). */
+function isProseParagraph(element: Element | null, stats: StatsMap): boolean {
+  const own = element?.localName === 'p' ? stats.get(element) : undefined;
+  return own !== undefined && own.ownText >= PARAGRAPH_TEXT && own.ownLinkText < own.ownText * PARAGRAPH_LINKS && element?.closest('li') === null;
+}
+
+/**
+ * Whether `element` holds two paragraphs of prose in a row: text written to be read. A teaser's
+ * summary stands alone in its item (a card, a list item), so a widget of teasers has none.
+ */
+export function holdsParagraphsInRow(element: Element, stats: StatsMap): boolean {
+  for (const paragraph of [element, ...Array.from(element.getElementsByTagName('p'))]) {
+    if (isProseParagraph(paragraph, stats) && isProseParagraph(paragraph.nextElementSibling, stats)) return true;
+  }
+  return false;
+}

@@ -1,7 +1,8 @@
 import { type AreaSize, nonLinkText, type PruneOptions } from './boilerplate.js';
 import { type BoilerplateRuleName, pruningRule, type Removal } from './boilerplate-rules.js';
 import { BLOCK_TAGS } from './html-blocks.js';
-import type { StatsMap } from './measure.js';
+import { holdsH1OutsideLinks } from './headline.js';
+import { holdsParagraphsInRow, type StatsMap } from './measure.js';
 import { commentHeading, commentWidget, isRecommendationHeading, isReviewHeading, recommendationWidget } from './recommendations.js';
 import { hasLetterOrDigit } from './text.js';
 import { valueWithLabel } from './thread-furniture.js';
@@ -84,7 +85,7 @@ const parentHasWords = new WeakMap<Element, boolean>();
  * A widget named by its heading ("Similar items", "Leave a reply") goes unless it is a large part
  * of the area. On a product page a recommendation goes at any size: other products are never the
  * product, however short its own text is (a marketplace listing of two lines above four carousels).
- * What holds the page's headline, or reads as text, is no widget (`holdsAnotherH1`, `readsAsText`).
+ * What is the page itself, its headline or its text, is no widget (`isPageItself`).
  * Undefined when `heading` names no widget.
  */
 function smallWidget(heading: Element, stats: StatsMap, root: Element, area: AreaSize, options: PruneOptions): Element[] | undefined {
@@ -93,56 +94,28 @@ function smallWidget(heading: Element, stats: StatsMap, root: Element, area: Are
   const comments = recommendation ? undefined : commentHeading(heading, stats, options.keepComments);
   if (!recommendation && !comments) return undefined;
   const widget = comments ? commentWidget(heading, comments, stats, root) : recommendationWidget(heading, stats, root, options.productPage);
-  if (holdsAnotherH1(widget, heading) || (otherPages && !options.productPage && readsAsText(widget, stats))) return [];
+  if (isPageItself(widget, heading, stats, otherPages && !options.productPage)) return [];
   if (recommendation && options.productPage) return widget;
   const nonLink = widget.reduce((sum, element) => sum + nonLinkText(stats.get(element)), 0);
   return nonLink < area.nonLink * MAX_WIDGET_SHARE ? widget : [];
 }
 
-/**
- * A part that holds an `h1` besides its own heading is the page itself, never a widget in it: a
- * label ("Sponsored content", "Sponsored by Acme") set above an article's headline would
- * otherwise take the article with it. An `h1` in a link is a teaser's title (Fermyon's).
- */
-function holdsAnotherH1(widget: Element[], heading: Element): boolean {
-  const isHeadline = (h1: Element) => !h1.contains(heading) && h1.closest('a') === null;
-  return widget.some((part) => (part.localName === 'h1' && isHeadline(part)) || Array.from(part.getElementsByTagName('h1')).some(isHeadline));
-}
-
-/** A paragraph of prose holds this much text at least, ... */
-const TEXT_PARAGRAPH = 100;
-/** ... with links under this share of it (and of the whole part, for text to read). */
+/** A widget's links are under this share of its text at least: one with fewer, reading as text, is the page's text. */
 const WIDGET_TEXT_LINKS = 0.1;
 
-function isProseParagraph(element: Element | null, stats: StatsMap): boolean {
-  const own = element?.localName === 'p' ? stats.get(element) : undefined;
-  return own !== undefined && own.ownText >= TEXT_PARAGRAPH && own.ownLinkText < own.ownText * WIDGET_TEXT_LINKS;
-}
-
 /**
- * Whether what a heading of other pages opens reads as text: two paragraphs of prose in a row and
- * next to no links. Widgets about other pages link to them, and each teaser's summary stands in
- * its own item (a list item, a card); a label ("Sponsored content") set at the top of an
- * article's body, with the headline above it, would otherwise take the body with it. (Not asked on
- * product pages, where cards of other products may hold no link: eBay's open by script.)
+ * Whether what a heading opens is the page rather than a widget in it: it holds the page's `h1`,
+ * or, for a heading of other pages off a product page, it reads as text (paragraphs in a row,
+ * next to no links). A label ("Sponsored content", "More from Acme") set above an article's
+ * headline or atop its body would otherwise take the article with it. Product pages are not asked
+ * the second: cards of other products may hold no link (eBay's open by script).
  */
-function readsAsText(widget: Element[], stats: StatsMap): boolean {
-  let text = 0;
-  let links = 0;
-  let paragraphsInRow = false;
-  for (const part of widget) {
-    const own = stats.get(part);
-    text += own?.text ?? 0;
-    links += own?.linkText ?? 0;
-    if (paragraphsInRow) continue;
-    for (const paragraph of [part, ...Array.from(part.getElementsByTagName('p'))]) {
-      if (isProseParagraph(paragraph, stats) && isProseParagraph(paragraph.nextElementSibling, stats)) {
-        paragraphsInRow = true;
-        break;
-      }
-    }
-  }
-  return paragraphsInRow && links < text * WIDGET_TEXT_LINKS;
+function isPageItself(widget: Element[], heading: Element, stats: StatsMap, askText: boolean): boolean {
+  if (widget.some((part) => holdsH1OutsideLinks(part, heading))) return true;
+  if (!askText) return false;
+  const text = widget.reduce((sum, part) => sum + (stats.get(part)?.text ?? 0), 0);
+  const links = widget.reduce((sum, part) => sum + (stats.get(part)?.linkText ?? 0), 0);
+  return links < text * WIDGET_TEXT_LINKS && widget.some((part) => holdsParagraphsInRow(part, stats));
 }
 
 function withReason(element: Element, rule: BoilerplateRuleName | 'widget heading', cause: Element, options: PruneOptions): Element {
