@@ -51,7 +51,6 @@ function titledHeading(headings: HTMLCollectionOf<Element>, stats: StatsMap, tit
   return short;
 }
 
-
 /**
  * Whether `element` holds an `h1` other than `except` (and those holding it) and outside links:
  * a box holding one is the page, not a part of it. An `h1` in a link is a teaser's title.

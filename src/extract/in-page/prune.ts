@@ -100,7 +100,7 @@ function smallWidget(heading: Element, stats: StatsMap, root: Element, area: Are
   return nonLink < area.nonLink * MAX_WIDGET_SHARE ? widget : [];
 }
 
-/** A widget's links are under this share of its text at least: one with fewer, reading as text, is the page's text. */
+/** A widget of other pages links to them: under this share of links, a part that reads as text is the page's own. */
 const WIDGET_TEXT_LINKS = 0.1;
 
 /**
