@@ -36,6 +36,12 @@ describe('card furniture', () => {
   });
 });
 
+/** Two paragraphs of an article, and readers' comments under it that outweigh it. */
+const TRAILS =
+  '<p>The first trail starts behind the old mill and climbs through beech woods for two hours before it opens onto a ridge with a view of the whole valley, the river and the three villages along it.</p>' +
+  '<p>The second trail is flat and follows the canal towpath past eleven locks; it suits a family with small children, and there is a café at the ninth lock that opens at weekends from May.</p>';
+const READERS_COMMENTS = `<section class="comments"><h3>Readers</h3>${[1, 2, 3, 4, 5, 6, 7, 8].map((n) => `<div class="c"><b>Reader ${n}</b><p>${PROSE} ${n}</p></div>`).join('')}</section>`;
+
 describe('ads and widgets', () => {
   it("drops the cards of other products marked 'Sponsored' on a product page, and a lone 'Advertisement' label elsewhere", async () => {
     const ad = (n: number) => `<div class="tile"><img src="/lamp-${n}.jpg" alt=""><p>Brass floor lamp ${n}</p><p>$${n}9.00</p><span>Sponsored</span></div>`;
@@ -56,17 +62,14 @@ describe('ads and widgets', () => {
   });
 
   it("keeps a sponsored article under its disclosure ('Sponsored content' above the headline, 'Sponsored by Acme' atop the body), with readers' comments outweighing it", async () => {
-    const comments = `<section class="comments"><h3>Readers</h3>${[1, 2, 3, 4, 5, 6, 7, 8].map((n) => `<div class="c"><b>Reader ${n}</b><p>${PROSE} ${n}</p></div>`).join('')}</section>`;
-    const body = '<p>The first trail starts behind the old mill and climbs through beech woods for two hours before it opens onto a ridge with a view of the whole valley, the river and the three villages along it.</p>' +
-      '<p>The second trail is flat and follows the canal towpath past eleven locks; it suits a family with small children, and there is a café at the ninth lock that opens at weekends from May.</p>';
-    const aboveHeadline = await markdownOf(`<main><article><p>Sponsored content</p><h1>Ten quiet trails for a long weekend</h1>${body}</article>${comments}</main>`, {
+    const aboveHeadline = await markdownOf(`<main><article><p>Sponsored content</p><h1>Ten quiet trails for a long weekend</h1>${TRAILS}</article>${READERS_COMMENTS}</main>`, {
       url: 'https://example.com/2026/05/ten-quiet-trails',
     });
     expect(aboveHeadline).toContain('The first trail starts behind the old mill');
     expect(aboveHeadline).toContain('the ninth lock');
 
     const atopBody = await markdownOf(
-      `<main><header><h1>Ten quiet trails for a long weekend</h1></header><div class="body"><div class="label">Sponsored by Acme Outdoor</div>${body}</div>${comments}</main>`,
+      `<main><header><h1>Ten quiet trails for a long weekend</h1></header><div class="body"><div class="label">Sponsored by Acme Outdoor</div>${TRAILS}</div>${READERS_COMMENTS}</main>`,
       { url: 'https://example.com/2026/05/ten-quiet-trails' },
     );
     expect(atopBody).toContain('The first trail starts behind the old mill');
@@ -75,7 +78,7 @@ describe('ads and widgets', () => {
     // No paragraphs to read as text: the headline under the label says it is the page.
     const recipe = await markdownOf(
       '<main><article><p>Sponsored content</p><h1>Ten-minute tomato soup</h1><ul><li>Two tins of tomatoes</li><li>One onion</li><li>A pinch of salt</li></ul>' +
-        `<ol><li>Soften the onion.</li><li>Add the tomatoes and simmer for five minutes.</li><li>Blend and season.</li></ol></article>${comments}</main>`,
+        `<ol><li>Soften the onion.</li><li>Add the tomatoes and simmer for five minutes.</li><li>Blend and season.</li></ol></article>${READERS_COMMENTS}</main>`,
       { url: 'https://example.com/recipes/tomato-soup' },
     );
     expect(recipe).toContain('Two tins of tomatoes');
@@ -83,12 +86,9 @@ describe('ads and widgets', () => {
   });
 
   it('keeps an article shown in a box named as a modal (its headline and paragraphs), and drops a sign-up modal beside it', async () => {
-    const comments = `<section class="comments"><h3>Readers</h3>${[1, 2, 3, 4, 5, 6, 7, 8].map((n) => `<div class="c"><b>Reader ${n}</b><p>${PROSE} ${n}</p></div>`).join('')}</section>`;
     const md = await markdownOf(
-      '<main><div class="article-modal"><h1>Ten quiet trails for a long weekend</h1>' +
-        '<p>The first trail starts behind the old mill and climbs through beech woods for two hours before it opens onto a ridge above the valley.</p>' +
-        '<p>The second trail is flat and follows the canal towpath past eleven locks; there is a café at the ninth lock that opens at weekends.</p></div>' +
-        `<div class="newsletter-modal"><h2>Never miss a trail</h2><p>Get our weekly walks in your inbox.</p></div>${comments}</main>`,
+      `<main><div class="article-modal"><h1>Ten quiet trails for a long weekend</h1>${TRAILS}</div>` +
+        `<div class="newsletter-modal"><h2>Never miss a trail</h2><p>Get our weekly walks in your inbox.</p></div>${READERS_COMMENTS}</main>`,
       { url: 'https://example.com/2026/05/ten-quiet-trails' },
     );
     expect(md).toContain('The first trail starts behind the old mill');

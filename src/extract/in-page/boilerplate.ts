@@ -223,11 +223,15 @@ function isProseBox(own: ElementStats): boolean {
 /** Shorter than this, a box is a bar or a menu, not a section of the text. */
 const CONTENT_PART_BOX = 200;
 
+/** A box named as an overlay that holds the headline and paragraphs of text is the page shown in one (an `article-modal`). */
+function showsThePage(element: Element, stats: StatsMap): boolean {
+  return holdsH1OutsideLinks(element) && holdsParagraphsInRow(element, stats);
+}
+
 /** Chrome or boilerplate by class or id: names are noisier than markup, so prose protects. */
 export function isNamedBoilerplate(element: Element, own: ElementStats, stats: StatsMap, options: PruneOptions): boolean {
-  // A product's details in a drawer ("product-details-modal") are the product's, opened by a click;
-  // a box named as an overlay that holds the headline and paragraphs of text is the page shown in one.
-  if (hasOverlayName(element)) return !(options.productPage && hasProductDetailName(element)) && !(holdsH1OutsideLinks(element) && holdsParagraphsInRow(element, stats));
+  // A product's details in a drawer ("product-details-modal") are the product's, opened by a click.
+  if (hasOverlayName(element)) return !(options.productPage && hasProductDetailName(element)) && !showsThePage(element, stats);
   // "cPostShareMenu", "post-share": a short part of the content named as boilerplate, chrome word or
   // not. Against a content word a name is weak evidence: only a box of a few words (a menu, a bar),
   // and only inside the chosen content, where it cannot sway which part of the page that is.

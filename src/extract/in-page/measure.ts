@@ -129,8 +129,9 @@ function isProseParagraph(element: Element | null, stats: StatsMap): boolean {
 }
 
 /**
- * Whether `element` holds two paragraphs of prose in a row: text written to be read. A teaser's
- * summary stands alone in its item (a card, a list item), so a widget of teasers has none.
+ * Whether `element` holds two paragraphs of prose in a row, or is a paragraph of prose with
+ * another after it: text written to be read. A teaser's summary stands alone in its item (a card,
+ * a list item), so a widget of teasers has none.
  */
 export function holdsParagraphsInRow(element: Element, stats: StatsMap): boolean {
   for (const paragraph of [element, ...Array.from(element.getElementsByTagName('p'))]) {
