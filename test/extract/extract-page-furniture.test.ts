@@ -324,6 +324,37 @@ describe('comment headings', () => {
     expect(viewers).not.toMatch(/viewing this thread|guests: 2/);
   });
 
+  it('drops comment sections headed in other languages, with their forms', async () => {
+    const german = await markdownOf(
+      `<main><article><h1>Die Woche in Berlin</h1><p>${PROSE}</p><p>Der Senat hat am Dienstag den Haushalt beschlossen.</p>` +
+        '<h2>3 Kommentare</h2><p>Sehr gut geschrieben, danke!</p><p>Endlich sagt es mal jemand.</p>' +
+        '<h3>Schreibe einen Kommentar</h3><p>Deine E-Mail-Adresse wird nicht veröffentlicht.</p><form><textarea></textarea></form></article></main>',
+    );
+    expect(german).toContain('den Haushalt beschlossen');
+    expect(german).not.toMatch(/Kommentar|Sehr gut geschrieben|E-Mail-Adresse/);
+  });
+
+  it('drops long comments when the section holds the box to write one, and keeps testimonials headed alike without it', async () => {
+    // As vse-diety.com writes its readers' "Отзывы" (reviews): a form, then comments set apart by rules.
+    const comment = (name: string) => `<hr><b>${name}</b> <i>2018-02-24 10:15:59</i><br><p>${name}: ${PROSE}</p>`;
+    const article = `<h1>Диета Аткинса</h1>${`<p>Первая фаза длится две недели. ${PROSE}</p>`.repeat(6)}`;
+    const withForm = await markdownOf(
+      `<div id="content">${article}<div id="otz"><h1>Отзывы</h1><div id="f_upr">Скрыть</div>` +
+        `<div id="f_add"><form><p><input name="author"> Имя</p><p><textarea name="comment"></textarea></p></form></div>` +
+        `${['Татьяна', 'Айла', 'Яна'].map(comment).join('')}</div></div>`,
+      { url: 'https://example.com/dieta-atkinsa.html' },
+    );
+    expect(withForm).toContain('Первая фаза');
+    expect(withForm).not.toMatch(/Отзывы|Татьяна|Яна:/);
+    const testimonials = await markdownOf(
+      `<main><h1>Ремонт квартир под ключ</h1><p>Мы работаем с 2009 года. ${PROSE}</p>` +
+        `<h2>Отзывы</h2><blockquote><p>Анна: ${PROSE}</p></blockquote><blockquote><p>Олег: ${PROSE}</p></blockquote></main>`,
+      { url: 'https://example.com/remont' },
+    );
+    expect(testimonials).toContain('## Отзывы');
+    expect(testimonials).toContain('Олег:');
+  });
+
   it("keeps a section about comments (a style guide's 'Comments')", async () => {
     const md = await markdownOf(
       `<main><h1>Python style guide</h1><h2>Naming</h2><p>${PROSE}</p><h2>Comments</h2>` +

@@ -1,4 +1,5 @@
 import { isHeading } from './class-signals.js';
+import { COMMENT_FORM_HEADING, COMMENTS_HEADING, READER_REVIEWS_HEADING } from './comment-words.js';
 import { itemListShare, signature } from './item-lists.js';
 import type { StatsMap } from './measure.js';
 import { oneLine, withoutLeadingSigns } from './text.js';
@@ -21,16 +22,6 @@ const MAX_HEADING = 60;
 
 /** Customers' reviews of a product: "Customer Reviews", "Ratings & Reviews", "Customers say", "51 Reviews". */
 const REVIEW_HEADING = /^(?:customer reviews|ratings? (?:&|and) reviews|customers say|what (?:our )?customers are saying|[\d,.]+k? (?:customer |product )?reviews)\b/i;
-
-/**
- * The form under a page for readers' words: "Leave a reply", "Add a comment", "Join the
- * conversation", or the sign-in asked for in its place ("You must log in to answer this question").
- */
-const COMMENT_FORM_HEADING =
-  /^(?:(?:leave|add|post|write|submit) (?:a|your) (?:comment|reply|response)|join the (?:conversation|discussion)|reply to this (?:topic|thread|post))$|^(?:you (?:must|need to|have to) )?(?:(?:create an account|register) or )?(?:sign|log) ?in to (?:comment|reply|answer|post)\b/i;
-
-/** The heading of readers' comments: "Comments", "12 Responses", "Comments (3)". */
-const COMMENTS_HEADING = /^(?:[\d,]+ )?(?:comments?|responses?|replies)(?: \([\d,]+\))?$/i;
 
 /**
  * The heading's words as a reader sees them: markup splits "<span>8</span>\n  Reviews" over lines,
@@ -66,8 +57,11 @@ export function isReviewHeading(element: Element, stats: StatsMap): boolean {
   return isShortHeading(element, stats) && REVIEW_HEADING.test(headingText(element));
 }
 
-/** What a comment heading heads: the form to add a comment, or the comments themselves. */
-export type CommentHeading = 'form' | 'section';
+/**
+ * What a comment heading heads: the form to add a comment, the comments themselves, or readers'
+ * reviews (comments only when the form to write one is with them).
+ */
+export type CommentHeading = 'form' | 'section' | 'reviews';
 
 /**
  * Whether `element` heads a comment form, on any page (on a forum the thread is the content, the
@@ -77,7 +71,9 @@ export function commentHeading(element: Element, stats: StatsMap, keepComments: 
   if (!isShortHeading(element, stats)) return undefined;
   const text = headingText(element);
   if (COMMENT_FORM_HEADING.test(text)) return 'form';
-  return !keepComments && COMMENTS_HEADING.test(text) ? 'section' : undefined;
+  if (keepComments) return undefined;
+  if (COMMENTS_HEADING.test(text)) return 'section';
+  return READER_REVIEWS_HEADING.test(text) ? 'reviews' : undefined;
 }
 
 /*
@@ -139,7 +135,8 @@ const MAX_COMMENT_NOTE = 400;
 /**
  * The comment section or form a comment heading opens: its head (as for a recommendation), and
  * the short blocks and forms after it up to the next heading. A section of prose after a bare
- * "Comments" is a text about comments (a style guide's), not a place for them: nothing goes.
+ * "Comments" is a text about comments (a style guide's), not a place for them: nothing goes,
+ * unless the section holds the box to write one in; then its comments go however long they run.
  */
 export function commentWidget(heading: Element, kind: CommentHeading, stats: StatsMap, stop: Element): Element[] {
   const head = widgetHead(heading, stats, stop);
@@ -150,7 +147,10 @@ export function commentWidget(heading: Element, kind: CommentHeading, stats: Sta
     if (isHeading(next) || (next.localName !== 'form' && own.text > MAX_COMMENT_NOTE)) break;
     widget.push(next);
   }
-  return kind === 'form' || widget.every((element) => (stats.get(element)?.maxProse ?? 0) < PROSE) ? widget : [];
+  if (kind === 'form') return widget;
+  const forWriting = widget.some((element) => element.localName === 'textarea' || element.querySelector('textarea') !== null);
+  if (forWriting) return widget;
+  return kind === 'section' && widget.every((element) => (stats.get(element)?.maxProse ?? 0) < PROSE) ? widget : [];
 }
 
 /**
