@@ -1,5 +1,5 @@
 import { isHeading } from './class-signals.js';
-import { COMMENT_FORM_HEADING, COMMENTS_HEADING, READER_REVIEWS_HEADING } from './comment-words.js';
+import { COMMENT_FORM_HEADING, COMMENTS_HEADING, OTHER_LANGUAGE_WIDGET_HEADING, READER_REVIEWS_HEADING } from './heading-words.js';
 import { itemListShare, signature } from './item-lists.js';
 import type { StatsMap } from './measure.js';
 import { oneLine, withoutLeadingSigns } from './text.js';
@@ -49,7 +49,8 @@ function isLabel(element: Element, stats: StatsMap): boolean {
 
 export function isRecommendationHeading(element: Element, stats: StatsMap): boolean {
   if (!isShortHeading(element, stats) && !isLabel(element, stats)) return false;
-  return RECOMMENDATION_HEADING.test(headingText(element));
+  const text = headingText(element);
+  return RECOMMENDATION_HEADING.test(text) || OTHER_LANGUAGE_WIDGET_HEADING.test(text);
 }
 
 /** The heading of a product's customer reviews: on a product page, a widget like the recommendations. */

@@ -1,0 +1,123 @@
+/**
+ * The words that head readers' comments and the form to add one, and widgets about other pages,
+ * in the languages the web writes most. English is written as patterns (it has the most forms,
+ * and the widget headings are in recommendations.ts); the other languages as the headings their
+ * blog, shop and CMS software prints (WordPress's "Leave a Reply" is "Schreibe einen Kommentar",
+ * "Laisser un commentaire", "Добавить комментарий"), in lower case. "Read also" names other
+ * articles; "See also" is not here, in any language: it is a section of the page (a wiki's).
+ */
+
+/**
+ * Per language: `comments`, `reviews` and `form` are matched as the whole heading; `widgets` as
+ * its start ("Ähnliche Artikel zum Thema Bahn").
+ */
+const OTHER_LANGUAGES: Record<string, { comments: string[]; reviews: string[]; form: string[]; widgets: string[] }> = {
+  de: {
+    comments: ['kommentar', 'kommentare', 'leserkommentare'],
+    reviews: ['bewertungen', 'rezensionen'],
+    form: ['schreibe einen kommentar', 'hinterlasse einen kommentar', 'kommentar schreiben', 'kommentar verfassen', 'kommentar hinzufügen'],
+    widgets: ['das könnte sie auch interessieren', 'das könnte dich auch interessieren', 'ähnliche artikel', 'ähnliche produkte', 'verwandte artikel', 'weitere artikel', 'mehr zum thema', 'meistgelesen', 'meist gelesen', 'kunden kauften auch', 'kunden, die diesen artikel gekauft haben', 'zuletzt angesehen', 'passend dazu', 'empfehlungen für dich'],
+  },
+  fr: {
+    comments: ['commentaire', 'commentaires', 'réactions'],
+    reviews: ['avis'],
+    form: ['laisser un commentaire', 'laisser une réponse', 'ajouter un commentaire', 'écrire un commentaire', 'laissez un commentaire'],
+    widgets: ['articles similaires', 'articles connexes', 'vous aimerez aussi', 'vous aimerez peut-être aussi', 'vous aimerez peut-être', 'à lire aussi', 'sur le même sujet', 'les plus lus', 'produits similaires', 'récemment consultés', 'les clients ont aussi acheté', 'contenu sponsorisé'],
+  },
+  es: {
+    comments: ['comentario', 'comentarios'],
+    reviews: ['reseñas', 'opiniones'],
+    form: ['deja un comentario', 'deja una respuesta', 'dejar un comentario', 'añadir un comentario', 'escribe un comentario', 'deja tu comentario'],
+    widgets: ['artículos relacionados', 'también te puede interesar', 'te puede interesar', 'también te puede gustar', 'lo más leído', 'productos relacionados', 'productos similares', 'noticias relacionadas', 'vistos recientemente', 'contenido patrocinado'],
+  },
+  pt: {
+    comments: ['comentário', 'comentários', 'comentarios'],
+    reviews: ['avaliações', 'opiniões'],
+    form: ['deixe um comentário', 'deixe uma resposta', 'deixe seu comentário', 'adicionar comentário', 'escreva um comentário'],
+    widgets: ['artigos relacionados', 'você também pode gostar', 'você também pode se interessar', 'leia também', 'mais lidas', 'mais lidos', 'produtos relacionados', 'produtos similares', 'notícias relacionadas', 'vistos recentemente', 'conteúdo patrocinado'],
+  },
+  it: {
+    comments: ['commento', 'commenti'],
+    reviews: ['recensioni'],
+    form: ['lascia un commento', 'lascia una risposta', 'aggiungi un commento', 'scrivi un commento'],
+    widgets: ['articoli correlati', 'potrebbe interessarti anche', 'ti potrebbe interessare', 'potrebbero interessarti', 'leggi anche', 'i più letti', 'più letti', 'prodotti correlati', 'prodotti simili', 'visti di recente', 'contenuto sponsorizzato'],
+  },
+  nl: {
+    comments: ['reactie', 'reacties'],
+    reviews: ['beoordelingen', 'recensies'],
+    form: ['geef een reactie', 'laat een reactie achter', 'plaats een reactie', 'reactie plaatsen'],
+    widgets: ['gerelateerde artikelen', 'dit vind je misschien ook leuk', 'misschien ook interessant', 'lees ook', 'meest gelezen', 'vergelijkbare producten', 'gerelateerde producten', 'recent bekeken'],
+  },
+  pl: {
+    comments: ['komentarz', 'komentarze', 'komentarzy'],
+    reviews: ['opinie', 'recenzje'],
+    form: ['dodaj komentarz', 'zostaw komentarz', 'napisz komentarz'],
+    widgets: ['podobne artykuły', 'powiązane artykuły', 'czytaj także', 'czytaj też', 'najczęściej czytane', 'podobne produkty', 'polecane produkty', 'ostatnio oglądane'],
+  },
+  sv: {
+    comments: ['kommentarer'],
+    reviews: ['recensioner'],
+    form: ['lämna en kommentar', 'skriv en kommentar'],
+    widgets: ['relaterade artiklar', 'du kanske också gillar', 'läs också', 'mest lästa', 'liknande produkter'],
+  },
+  da: {
+    comments: ['kommentarer'],
+    reviews: ['anmeldelser'],
+    form: ['efterlad en kommentar', 'skriv en kommentar'],
+    widgets: ['relaterede artikler', 'du kan måske også lide', 'læs også', 'mest læste', 'lignende produkter'],
+  },
+  ru: {
+    // One comment, two to four, five and more, and the heading's plural.
+    comments: ['комментарий', 'комментария', 'комментариев', 'комментарии'],
+    reviews: ['отзывы', 'отзывов', 'отзыва'],
+    form: ['добавить комментарий', 'оставить комментарий', 'оставьте комментарий', 'написать комментарий', 'добавить отзыв', 'оставить отзыв', 'оставьте отзыв', 'написать отзыв'],
+    widgets: ['похожие статьи', 'читайте также', 'вам может понравиться', 'вам также может понравиться', 'похожие товары', 'с этим товаром покупают', 'вы недавно смотрели', 'самое читаемое', 'популярные статьи', 'похожие записи'],
+  },
+  uk: {
+    comments: ['коментар', 'коментарі', 'коментарів'],
+    reviews: ['відгуки', 'відгуків'],
+    form: ['додати коментар', 'залишити коментар', 'залиште коментар', 'залишити відгук'],
+    widgets: ['схожі статті', 'читайте також', 'вам може сподобатися', 'схожі товари', 'найпопулярніше'],
+  },
+  tr: {
+    comments: ['yorum', 'yorumlar'],
+    reviews: ['değerlendirmeler'],
+    form: ['yorum yap', 'bir yorum yazın', 'yorum bırakın', 'yorum yaz'],
+    widgets: ['ilgili haberler', 'benzer ürünler', 'ilginizi çekebilir', 'en çok okunanlar', 'bunlar da ilginizi çekebilir'],
+  },
+};
+
+function wordsOf(part: 'comments' | 'reviews' | 'form' | 'widgets'): string {
+  const words = Object.values(OTHER_LANGUAGES).flatMap((language) => language[part]);
+  return words.map((word) => word.replace(/ /g, '\\s+')).join('|');
+}
+
+/** A count before the words, or after them in brackets: "12 Comments", "Kommentare (3)". */
+const COUNTED = (words: string) => new RegExp(`^(?:[\\d,.]+\\s+)?(?:${words})(?:\\s+\\([\\d,.]+\\))?$`, 'iu');
+
+/** The heading of readers' comments: "Comments", "12 Responses", "Comments (3)", "Kommentare", "5 комментариев". */
+export const COMMENTS_HEADING = COUNTED(`comments?|responses?|replies|${wordsOf('comments')}`);
+
+/**
+ * The heading of readers' reviews under a page ("Reviews", "Отзывы"): their comments by another
+ * name, but also a service's testimonials, so they are a comment section only with the form to
+ * write one.
+ */
+export const READER_REVIEWS_HEADING = COUNTED(`reviews|${wordsOf('reviews')}`);
+
+/**
+ * The form under a page for readers' words: "Leave a reply", "Add a comment", "Join the
+ * conversation", or the sign-in asked for in its place ("You must log in to answer this question").
+ */
+export const COMMENT_FORM_HEADING = new RegExp(
+  '^(?:(?:leave|add|post|write|submit) (?:a|your) (?:comment|reply|response)|join the (?:conversation|discussion)|reply to this (?:topic|thread|post))$' +
+    '|^(?:you (?:must|need to|have to) )?(?:(?:create an account|register) or )?(?:sign|log) ?in to (?:comment|reply|answer|post)\\b' +
+    `|^(?:${wordsOf('form')})$`,
+  'iu',
+);
+
+/**
+ * A widget about other pages, headed in a language other than English ("Ähnliche Artikel", "Vous
+ * aimerez aussi", "Читайте также"): the words start the heading, and end it or a word.
+ */
+export const OTHER_LANGUAGE_WIDGET_HEADING = new RegExp(`^(?:${wordsOf('widgets')})(?:$|[\\s:,.!?(])`, 'iu');
