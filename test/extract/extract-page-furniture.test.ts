@@ -379,3 +379,22 @@ describe('comment headings', () => {
     expect(md).toContain('contradict the code');
   });
 });
+
+describe('documentation', () => {
+  it('keeps a link list set between the text of a docs page, and drops the ones at its edges', async () => {
+    const links = (words: string[]) => `<ul>${words.map((word) => `<li><a href="/docs/${word.replace(/ /g, '-')}">${word}</a></li>`).join('')}</ul>`;
+    const section = (type: string) =>
+      `<h2>${type}</h2><p>Redis ${type.toLowerCase()} hold sequences of values. ${PROSE}</p>` +
+      links([`Overview of Redis ${type.toLowerCase()}`, `Redis ${type.toLowerCase()} command reference`]);
+    const md = await markdownOf(
+      `<main><div class="content">${links(['Get started', 'Install', 'Develop', 'Operate'])}<h1>Understand Redis data types</h1>` +
+        `<p>Redis is a data structure server. ${PROSE}</p>${section('Strings')}${section('Lists')}<h2>Extensions</h2><p>Modules add more types.</p>` +
+        `${links(['Edit this page', 'Create an issue', 'Contributing guide'])}</div></main>`,
+      { url: 'https://example.com/docs/latest/develop/data-types/' },
+    );
+    expect(md).toContain('[Overview of Redis strings]');
+    expect(md).toContain('[Redis lists command reference]');
+    expect(md).toContain('Modules add more types.');
+    expect(md).not.toMatch(/Get started|Operate|Edit this page|Contributing guide/);
+  });
+});

@@ -37,6 +37,8 @@ export interface PruneOptions {
   threadPage: boolean;
   /** A single product: other products (cards), reviews and purchase forms are not its content. */
   productPage: boolean;
+  /** Documentation: a link list set in its text points to more of it. */
+  docsPage?: boolean;
   /** A shop's page (a product or a listing of them): customers' reviews of its goods are not its content. */
   dropReviews: boolean;
   /** Narrowed to an article body: also drop bylines, captions, tag lists and link lists. */
@@ -109,6 +111,34 @@ function isLinkList(element: Element, own: ElementStats): boolean {
       : density > LINK_LIST_LINKS && nonLinkText(own) < MAX_LINK_LIST_OTHER_TEXT;
   // Nor is the emphasis inside a link (`<a><b>Supervised learning</b></a>`): it is the link's words.
   return linky && !element.parentElement?.closest('a');
+}
+
+/** A paragraph or code block holds at least this share of its text outside links to be part of the text. */
+const TEXT_BLOCK_OTHER_TEXT = 0.5;
+
+/** A block of the text: a heading, or a paragraph or code mostly outside links. */
+function isTextBlock(element: Element, stats: StatsMap): boolean {
+  const own = stats.get(element);
+  if (!own) return false;
+  if (isHeading(element)) return true;
+  return (element.localName === 'p' || element.localName === 'pre') && nonLinkText(own) >= own.text * TEXT_BLOCK_OTHER_TEXT;
+}
+
+function siblingWithText(element: Element, stats: StatsMap, forward: boolean): Element | null {
+  for (let next = forward ? element.nextElementSibling : element.previousElementSibling; next; next = forward ? next.nextElementSibling : next.previousElementSibling) {
+    if ((stats.get(next)?.text ?? 0) > 0) return next;
+  }
+  return null;
+}
+
+/**
+ * A link list between blocks of the text ("Overview of Redis strings", "Redis string command
+ * reference" under a section on strings), not at the body's edges where navigation and footers sit.
+ */
+function isSetInText(element: Element, stats: StatsMap): boolean {
+  const before = siblingWithText(element, stats, false);
+  const after = siblingWithText(element, stats, true);
+  return before !== null && after !== null && isTextBlock(before, stats) && isTextBlock(after, stats);
 }
 
 /** What a site's own links are called: about it, working there, its legal pages, its help. */
@@ -269,7 +299,10 @@ export function isPlainBoilerplate(element: Element, own: ElementStats, stats: S
     if (hasArticleMetaName(element) && !hasContentName(element) && !TEXT_BLOCKS.has(element.localName)) return true;
     // Link lists go, unless the body is itself largely links (over 40% of its text): a resource
     // page, a wiki's reading list, is made of them. A product page's links are other products.
-    if (isLinkList(element, own) && (options.productPage || area.nonLink >= area.text * LINK_BODY_OTHER_TEXT)) return true;
+    // On a docs page one between blocks of the text points to more of the docs ("Redis string
+    // command reference" under the section on strings).
+    const linkBody = !options.productPage && area.nonLink < area.text * LINK_BODY_OTHER_TEXT;
+    if (isLinkList(element, own) && !linkBody && !(options.docsPage && isSetInText(element, stats))) return true;
     // A heading that is all link heads a teaser of another page.
     if (options.dropTeasers && isHeading(element) && own.linkText >= own.text * TEASER_HEADING_LINKS) return true;
   }

@@ -428,6 +428,7 @@ export function findMainContent(body: Element, keep: (element: Element) => boole
     keepComments: pageType === 'forum' && !data.types.has('QAPage'),
     threadPage: pageType === 'forum',
     productPage: pageType === 'product',
+    docsPage: pageType === 'docs',
     dropReviews: pageType === 'product' || pageType === 'listing',
     articleBody: false,
     ...(headline ? { headline } : {}),
