@@ -397,4 +397,16 @@ describe('documentation', () => {
     expect(md).toContain('Modules add more types.');
     expect(md).not.toMatch(/Get started|Operate|Edit this page|Contributing guide/);
   });
+
+  it("reads a page on a docs host as documentation, whatever its Open Graph type: an index's linked section headings stay", async () => {
+    const topic = (title: string) => `<h2><a href="/en/actions/${title.replace(/ /g, '-')}">${title}</a></h2><p>How to go about ${title.toLowerCase()} in a repository.</p>`;
+    const md = await markdownOf(
+      `<main><h1>Writing workflows</h1><p>Learn how to write workflows. ${PROSE}</p>` +
+        `${['Using workflow templates', 'Choosing when your workflow runs', 'Choosing where your workflow runs'].map(topic).join('')}</main>`,
+      { url: 'https://docs.example.com/en/actions/how-tos/write-workflows' },
+      '<meta property="og:type" content="article">',
+    );
+    expect(md).toContain('## [Choosing when your workflow runs]');
+    expect(md).toContain('in a repository');
+  });
 });

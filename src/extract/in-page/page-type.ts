@@ -21,6 +21,8 @@ const FORUM_TYPES = ['DiscussionForumPosting', 'QAPage'];
 const FORUM_GENERATORS = /discourse|xenforo|vbulletin|phpbb|invision|flarum|nodebb|mybb|simple machines|vanilla|lemmy|discuz/i;
 const DOCS_GENERATORS = /docusaurus|sphinx|mkdocs|gitbook|vitepress|vuepress|docsy|starlight|nextra|mintlify|readthedocs|rustdoc|javadoc|doxygen|hugo-book|antora|docfx/i;
 const FORUM_PATH = /\/(t|threads?|topics?|forums?|community|discussions?|questions)\/|viewtopic|showthread|\/r\/[^/]+\/comments\//i;
+/** A site of its own for documentation: docs.github.com, docs.python.org, doc.rust-lang.org. */
+const DOCS_HOST = /^docs?\./i;
 const DOCS_PATH = /\/(docs?|documentation|reference|manual|api|guides?|handbook|learn|tutorials?)(\/|$)|\.readthedocs\./i;
 const PRODUCT_PATH = /\/(products?|p|dp|item|pdp|shop\/[^/]+\/[^/]+)\//i;
 const LISTING_PATH = /\/(collections?|category|categories|c|shop|browse|search|tags?|topics)(\/|$)/i;
@@ -110,11 +112,11 @@ function metaContent(selector: string): string {
  * alone says "product".
  */
 export function detectPageType(data: StructuredData, url: string, cardShare: () => number): PageType {
-  const path = (() => {
+  const { pathname: path, hostname: host } = (() => {
     try {
-      return new URL(url).pathname;
+      return new URL(url);
     } catch {
-      return '';
+      return { pathname: '', hostname: '' };
     }
   })();
   const ogType = metaContent('meta[property="og:type"]');
@@ -132,7 +134,7 @@ export function detectPageType(data: StructuredData, url: string, cardShare: () 
   if (count(data.types, LISTING_TYPES) > 0 || products > 2) return 'listing';
   if (count(data.types, ['TechArticle', 'APIReference']) > 0 || DOCS_GENERATORS.test(generator)) return 'docs';
   if (FORUM_PATH.test(path)) return 'forum';
-  if (DOCS_PATH.test(path)) return 'docs';
+  if (DOCS_PATH.test(path) || DOCS_HOST.test(host)) return 'docs';
   if (PRODUCT_PATH.test(path)) return 'product';
   if (LISTING_PATH.test(path)) return 'listing';
   if (ogType === 'article') return 'article';
