@@ -398,6 +398,20 @@ describe('documentation', () => {
     expect(md).not.toMatch(/Get started|Operate|Edit this page|Contributing guide/);
   });
 
+  it("keeps an API's signatures in headings named as a part's header (rustdoc's 'code-header'), whatever their links", async () => {
+    const method = (name: string, returns: string) =>
+      `<details class="toggle method-toggle" open><summary><section id="method.${name}" class="method"><a class="src" href="/src/result.rs.html">Source</a>` +
+      `<h4 class="code-header">pub fn <a href="#method.${name}" class="fn">${name}</a>&lt;F&gt;(self, f: F) -&gt; <a href="/std/primitive.${returns}.html">${returns}</a> where F: <a href="/std/ops/trait.FnOnce.html">FnOnce</a>(T) -&gt; <a href="/std/primitive.bool.html">bool</a>,</h4></section></summary>` +
+      `<div class="docblock"><p>Returns <code>true</code> if the result matches a predicate. ${PROSE}</p></div></details>`;
+    const md = await markdownOf(
+      `<main><section id="main-content" class="content"><h1>Enum Result</h1><p>Result is a type that represents either success or failure. ${PROSE}</p>` +
+        `<h2>Implementations</h2>${method('is_ok_and', 'bool')}${method('is_err_and', 'bool')}</section></main>`,
+      { url: 'https://doc.rust-lang.org/std/result/enum.Result.html' },
+    );
+    expect(md).toContain('pub fn is_ok_and');
+    expect(md).toContain('pub fn is_err_and');
+  });
+
   it("reads a page on a docs host as documentation, whatever its Open Graph type: an index's linked section headings stay", async () => {
     const topic = (title: string) => `<h2><a href="/en/actions/${title.replace(/ /g, '-')}">${title}</a></h2><p>How to go about ${title.toLowerCase()} in a repository.</p>`;
     const md = await markdownOf(

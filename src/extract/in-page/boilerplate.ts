@@ -219,8 +219,10 @@ const COMPONENT_PART_LINKS = 0.3;
 export function isComponentPart(element: Element, own: ElementStats, stats: StatsMap): boolean {
   if (!hasComponentPartName(element)) return false;
   if (linkDensity(own) < COMPONENT_PART_LINKS) return true;
+  // Links in headings are their words (a signature's types in rustdoc's "code-header"), the part itself a heading too.
+  const headings = isHeading(element) ? [element] : Array.from(element.querySelectorAll(HEADING_SELECTOR));
   let headingLinks = 0;
-  for (const heading of Array.from(element.querySelectorAll(HEADING_SELECTOR))) headingLinks += stats.get(heading)?.linkText ?? 0;
+  for (const heading of headings) headingLinks += stats.get(heading)?.linkText ?? 0;
   return own.linkText - headingLinks < own.text * COMPONENT_PART_LINKS;
 }
 
