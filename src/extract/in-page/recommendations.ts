@@ -1,5 +1,5 @@
 import { isHeading } from './class-signals.js';
-import { COMMENT_FORM_HEADING, COMMENTS_HEADING, OTHER_LANGUAGE_WIDGET_HEADING, READER_REVIEWS_HEADING } from './heading-words.js';
+import { isCommentFormHeading, isCommentsHeading, isOtherLanguageWidgetHeading, isReaderReviewsHeading } from './heading-words.js';
 import { itemListShare, signature } from './item-lists.js';
 import type { StatsMap } from './measure.js';
 import { oneLine, withoutLeadingSigns } from './text.js';
@@ -50,7 +50,7 @@ function isLabel(element: Element, stats: StatsMap): boolean {
 export function isRecommendationHeading(element: Element, stats: StatsMap): boolean {
   if (!isShortHeading(element, stats) && !isLabel(element, stats)) return false;
   const text = headingText(element);
-  return RECOMMENDATION_HEADING.test(text) || OTHER_LANGUAGE_WIDGET_HEADING.test(text);
+  return RECOMMENDATION_HEADING.test(text) || isOtherLanguageWidgetHeading(text);
 }
 
 /** The heading of a product's customer reviews: on a product page, a widget like the recommendations. */
@@ -71,10 +71,10 @@ export type CommentHeading = 'form' | 'section' | 'reviews';
 export function commentHeading(element: Element, stats: StatsMap, keepComments: boolean): CommentHeading | undefined {
   if (!isShortHeading(element, stats)) return undefined;
   const text = headingText(element);
-  if (COMMENT_FORM_HEADING.test(text)) return 'form';
+  if (isCommentFormHeading(text)) return 'form';
   if (keepComments) return undefined;
-  if (COMMENTS_HEADING.test(text)) return 'section';
-  return READER_REVIEWS_HEADING.test(text) ? 'reviews' : undefined;
+  if (isCommentsHeading(text)) return 'section';
+  return isReaderReviewsHeading(text) ? 'reviews' : undefined;
 }
 
 /*
