@@ -158,7 +158,11 @@ const AFTER_PHRASE = /^(?:$|[\s:,.!?(])/;
  * aimerez aussi", "Читайте также"): the phrase starts the heading, and ends it or a word.
  */
 export function isOtherLanguageWidgetHeading(text: string): boolean {
+  // Asked of every short box on a page: the first word is looked up before the text is copied.
+  const trimmed = text.trimStart();
+  const end = trimmed.search(/\s/);
+  const candidates = WIDGET_PHRASES.get((end < 0 ? trimmed : trimmed.slice(0, end)).toLowerCase());
+  if (!candidates) return false;
   const lower = normalised(text);
-  const candidates = WIDGET_PHRASES.get(lower.split(' ', 1)[0] ?? '');
-  return candidates?.some((phrase) => lower.startsWith(phrase) && AFTER_PHRASE.test(lower.slice(phrase.length, phrase.length + 1))) ?? false;
+  return candidates.some((phrase) => lower.startsWith(phrase) && AFTER_PHRASE.test(lower.slice(phrase.length, phrase.length + 1)));
 }
