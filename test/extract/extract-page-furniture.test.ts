@@ -264,13 +264,13 @@ describe('publishers\' widgets', () => {
   it("drops teasers headed in other languages ('Das könnte Sie auch interessieren', 'À lire aussi', 'Читайте также'), and keeps a wiki's 'See also' in any", async () => {
     const teaser = (heading: string, text: string) => `<div><h3>${heading}</h3><ul><li><a href="/n/${text.length}">${text}</a></li><li><p>${text}, und mehr.</p></li></ul></div>`;
     const md = await markdownOf(
-      `<article><h1>Hochwasser sperrt die Küstenstraße</h1><p>${PROSE}</p>${teaser('Das könnte Sie auch interessieren', 'Prinz feiert auf alten Bildern')}<p>${PROSE}</p>` +
+      `<article><h1>Hochwasser sperrt die Küstenstraße</h1><p>${PROSE}</p>${teaser('Das könnte Sie auch interessieren', 'Prinz feiert auf alten Bildern')}${teaser('Meistgelesen:', 'Wetter am Wochenende')}<p>${PROSE}</p>` +
         `${teaser('À lire aussi :', 'Comment déclarer une inondation')}${teaser('Читайте также', 'Дороги закрыты этой зимой')}<p>Die Straße ist ab Montag wieder offen.</p>` +
         `<h2>Siehe auch</h2><ul><li><a href="/wiki/Sturmflut">Sturmflut</a></li><li><a href="/wiki/Deich">Deich</a></li></ul></article>`,
       { url: 'https://example.com/news/2026/hochwasser-kuestenstrasse' },
     );
     expect(md).toContain('ab Montag wieder offen');
-    expect(md).not.toMatch(/interessieren|alten Bildern|lire aussi|inondation|Читайте|закрыты/);
+    expect(md).not.toMatch(/interessieren|alten Bildern|Meistgelesen|Wochenende|lire aussi|inondation|Читайте|закрыты/);
     expect(md).toContain('Siehe auch');
   });
 });

@@ -111,14 +111,19 @@ const COMMENT_WORDS = phrases('comments');
 const REVIEW_WORDS = phrases('reviews');
 const FORM_WORDS = phrases('form');
 
+/** A heading's first word, without the stop or colon after it ("Meistgelesen:"). */
+function firstWord(text: string): string {
+  const end = text.search(/\s/);
+  return (end < 0 ? text : text.slice(0, end)).replace(/[:,.!?(]+$/, '');
+}
+
 /** The widget phrases by their first word, for a lookup before any comparison. */
 const WIDGET_PHRASES = new Map<string, string[]>();
 for (const phrase of Object.values(OTHER_LANGUAGES).flatMap((language) => language.widgets)) {
-  const first = phrase.split(' ', 1)[0] ?? '';
+  const first = firstWord(phrase);
   WIDGET_PHRASES.set(first, [...(WIDGET_PHRASES.get(first) ?? []), phrase]);
 }
 
-/** The heading of readers' comments: "Comments", "12 Responses", "Comments (3)". */
 const COMMENTS_HEADING = /^(?:[\d,]+ )?(?:comments?|responses?|replies)(?: \([\d,]+\))?$/i;
 
 /** Readers' reviews under a page: "Reviews", "12 Reviews". */
@@ -159,9 +164,7 @@ const AFTER_PHRASE = /^(?:$|[\s:,.!?(])/;
  */
 export function isOtherLanguageWidgetHeading(text: string): boolean {
   // Asked of every short box on a page: the first word is looked up before the text is copied.
-  const trimmed = text.trimStart();
-  const end = trimmed.search(/\s/);
-  const candidates = WIDGET_PHRASES.get((end < 0 ? trimmed : trimmed.slice(0, end)).toLowerCase());
+  const candidates = WIDGET_PHRASES.get(firstWord(text.trimStart()).toLowerCase());
   if (!candidates) return false;
   const lower = normalised(text);
   return candidates.some((phrase) => lower.startsWith(phrase) && AFTER_PHRASE.test(lower.slice(phrase.length, phrase.length + 1)));
