@@ -75,7 +75,8 @@ try {
     for (const variant of variants.keys()) await mkdir(join(outDir, `${variant}-${slug(variants[variant] ?? '')}`, set), { recursive: true });
     const context = await browser.newContext({ javaScriptEnabled: false });
     let unstable = 0;
-    for (const stored of await listStoredPages(dataDir)) {
+    const pages = await listStoredPages(dataDir);
+    for (const stored of pages) {
       const page = await openStoredPage(context, stored.url, await readStoredHtml(stored.file));
       try {
         await settleForExtraction(page);
@@ -103,7 +104,6 @@ try {
     const baseGroups = groups(base);
     report.push(`== ${set}: whole table F1 ${baseGroups.all?.toFixed(4)} (half A ${baseGroups.A?.toFixed(4)}, B ${baseGroups.B?.toFixed(4)}); extracting twice differed on ${unstable} pages`);
     report.push('rule left out\tF1 change: all / half A / half B\tpages changed\tpages up / down\tbiggest moves\tby type');
-    const pages = await listStoredPages(dataDir);
     const markdownOf = (variant: number, name: string) => readFile(join(outDir, `${variant}-${slug(variants[variant] ?? '')}`, set, `${name}.md`), 'utf8');
     for (const [variant, name] of variants.entries()) {
       if (variant === 0 || variant === variants.length - 1) continue;

@@ -125,8 +125,9 @@ function isTextBlock(element: Element, stats: StatsMap): boolean {
 }
 
 function siblingWithText(element: Element, stats: StatsMap, forward: boolean): Element | null {
-  for (let next = forward ? element.nextElementSibling : element.previousElementSibling; next; next = forward ? next.nextElementSibling : next.previousElementSibling) {
-    if ((stats.get(next)?.text ?? 0) > 0) return next;
+  const step = (current: Element) => (forward ? current.nextElementSibling : current.previousElementSibling);
+  for (let sibling = step(element); sibling; sibling = step(sibling)) {
+    if ((stats.get(sibling)?.text ?? 0) > 0) return sibling;
   }
   return null;
 }

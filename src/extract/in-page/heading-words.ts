@@ -1,3 +1,5 @@
+import { oneLine } from './text.js';
+
 /**
  * The words that head readers' comments and the form to add one, and widgets about other pages,
  * in the languages the web writes most. English is written as patterns (it has the most forms,
@@ -93,9 +95,9 @@ const OTHER_LANGUAGES: Record<string, { comments: string[]; reviews: string[]; f
  * and the extractor's code starts afresh on every page.
  */
 
-/** The heading's words lower-cased, its spaces made one. */
+/** The heading's words lower-cased, in one line. */
 function normalised(text: string): string {
-  return text.toLowerCase().replace(/\s+/g, ' ').trim();
+  return oneLine(text).toLowerCase();
 }
 
 /** A count before the words, or after them in brackets: "12 Kommentare", "Kommentare (3)". */
