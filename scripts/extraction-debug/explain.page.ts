@@ -9,9 +9,9 @@ export function describe(element: Element): string {
 }
 
 /** Runs in the page: what the main-content finder decided and by which rule, for debugging one page. */
-export function explain(options: { url: string }): string[] {
+export function explain(options: { url: string; showHidden: boolean }): string[] {
   const body = document.body;
-  const visible = createVisibilityFilter();
+  const visible = createVisibilityFilter(options.showHidden);
   const reasons = new Map<Element, string>();
   const main = findMainContent(body, visible, options.url, reasons);
   const lines = [`type ${main.pageType} narrowed ${main.narrowed} bodyText ${main.stats.get(body)?.text}`];
