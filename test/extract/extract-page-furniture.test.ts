@@ -34,6 +34,26 @@ describe('card furniture', () => {
     expect(md).toContain('Handmade leather wallet, slim bifold number 17');
     expect(md).toContain('Lorem ipsum');
   });
+
+  it("keeps cards and an article whose class says a state ('subscription-eligible', 'ad-free'), and drops a box the word names", async () => {
+    const card = (n: number) =>
+      `<li class="grid__item"><div class="card-wrapper product-card-wrapper${n % 3 === 0 ? '' : ' subscription-eligible'}">` +
+      `<h3 class="card__heading"><a href="/products/roast-${n}">Dark roast coffee number ${n}</a></h3><span class="price">$1${n}.99</span></div></li>`;
+    const collection = await markdownOf(
+      `<main><h1>Coffee</h1><ul class="product-grid">${[1, 2, 3, 4, 5, 6].map(card).join('')}</ul>` +
+        `<div class="subscription-box"><p>Subscribe and save 30% on every bag.</p></div></main>`,
+      { url: 'https://example.com/collections/coffee' },
+    );
+    expect(collection).toContain('Dark roast coffee number 1');
+    expect(collection).toContain('Dark roast coffee number 5');
+    expect(collection).not.toContain('Subscribe and save');
+
+    // "ad-free" tells an ad script to insert nothing in that box (a figure, a table) of the text.
+    const article = await markdownOf(
+      `<main><h1>A quiet street</h1><p>${PROSE}</p><div class="figure ad-free"><p>The bench on the corner was painted in May.</p></div><p>${PROSE}</p></main>`,
+    );
+    expect(article).toContain('painted in May');
+  });
 });
 
 /** Two paragraphs of an article, and readers' comments under it that outweigh it. */

@@ -9,10 +9,17 @@ const tokenCache = new WeakMap<Element, string[]>();
 const tokensByName = new Map<string, string[]>();
 const NO_TOKENS: string[] = [];
 const STATE_PREFIX = /^(has|is|with|no|show|hide|enable|disable|js|page-template|template)[-_]/i;
+/**
+ * A class ending in what the element may have or lacks ("subscription-eligible" on a shop's
+ * product card, "ad-free" on an article) says its state, as the prefixes above do: the word
+ * before it is not what the element is. Not "-enabled" or "-active": "sd-sharing-enabled" is
+ * WordPress's share bar itself.
+ */
+const STATE_SUFFIX = /[-_](eligible|free)$/i;
 
 function tokenise(name: string): string[] {
   // State classes ("has-sidebar", "is-menu-open", "with-comments") describe, they do not name.
-  const names = name.split(/\s+/).filter((part) => !STATE_PREFIX.test(part));
+  const names = name.split(/\s+/).filter((part) => !STATE_PREFIX.test(part) && !STATE_SUFFIX.test(part));
   return names
     .join(' ')
     .replace(/([a-z])([A-Z])/g, '$1 $2')
