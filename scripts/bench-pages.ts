@@ -1,8 +1,11 @@
 /**
  * `npm run bench:pages`: the product path on real stored pages. Every page of the dev sets is
- * served on loopback under its own host name (`<set>-<name>.stored.test`, at its original path,
- * so the extractor sees the same path), its scripts on, every other host left as it is: on this
- * machine third-party hosts do not resolve, as a dead tracker or a blocked ad host does not answer.
+ * served on loopback under its own host name (`<original host>.<set>-<name>.stored.test`, at its
+ * original path, so the extractor sees the same path and a host that starts as the original's),
+ * its scripts on, every other host left as it is: on this machine third-party hosts do not
+ * resolve, as a dead tracker or a blocked ad host does not answer. Not the original host itself:
+ * Chromium upgrades names on its HSTS preload list (all of `.dev`, Google's) to https, which a
+ * loopback server without their certificates cannot answer.
  *
  * Printed, in one run:
  * - 5xx answers (must be 0) and empty answers (fewer than 5 words) of `POST /v1/web/markdown`,
@@ -81,7 +84,7 @@ async function listPages(): Promise<BenchPage[]> {
       if (only && !only.includes(stored.name)) continue;
       const original = new URL(stored.url);
       // A DNS label holds 63 characters; the extraction-dev names are 64-character hashes.
-      const host = `${set}-${stored.name.slice(0, 16)}${STORED_SUFFIX}`.toLowerCase();
+      const host = `${original.hostname}.${set}-${stored.name.slice(0, 16)}${STORED_SUFFIX}`.toLowerCase();
       pages.push({ set, name: stored.name, file: stored.file, originalUrl: stored.url, host, path: `${original.pathname}${original.search}` });
     }
   }
