@@ -207,6 +207,26 @@ describe('threads', () => {
   });
 });
 
+describe('ages', () => {
+  it("drops a card's or a post's age ('5 hours ago', 'Posted 2 days ago', '3h ago'), and keeps an age said in a sentence", async () => {
+    const ages = ['5 hours ago', 'Posted 2 days ago', '3h ago', 'about a month ago'];
+    const card = (age: string, n: number) =>
+      `<li class="post-card"><h3><a href="/2026/03/0${n + 1}/story-${n}/">Regulators open an inquiry into a merger of two carriers, number ${n}</a></h3>` +
+      `<p>The two carriers say the deal would save their customers money; rivals say it would end price competition on ${n + 3} routes.</p>` +
+      `<div class="byline"><a href="/author/a-${n}/">Reporter ${n}</a></div><time datetime="2026-03-0${n + 1}">${age}</time></li>`;
+    const listing = await markdownOf(`<main><h1>Latest news</h1><ul class="river">${ages.map(card).join('')}</ul></main>`, { url: 'https://news.example.com/' });
+    expect(listing).toContain('number 3');
+    expect(listing).toContain('competition on 5 routes');
+    expect(listing).not.toMatch(/\bago\b/);
+
+    const article = await markdownOf(
+      `<main><h1>The bridge at Kew</h1><p>${PROSE}</p><p>The bridge opened 5 years ago.</p><p>5 years ago</p><p>${PROSE}</p></main>`,
+    );
+    expect(article).toContain('The bridge opened 5 years ago.');
+    expect(article.match(/5 years ago/g)).toHaveLength(1);
+  });
+});
+
 describe('member ranks', () => {
   it("drops a member's rank under their name in a thread, and keeps the name", async () => {
     const post = (name: string, rank: string, n: number) =>

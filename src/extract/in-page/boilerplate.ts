@@ -90,6 +90,20 @@ function isReadingTime(element: Element, own: ElementStats): boolean {
   return own.text <= MAX_READING_TIME && READING_TIME.test(oneLine(element.textContent ?? ''));
 }
 
+/**
+ * "5 hours ago", "Posted 2 days ago", "3h ago": a card's or a post's age, counted from when the
+ * page was fetched, so wrong as soon as the text is stored. Absolute dates are the dateline rule's.
+ */
+const RELATIVE_TIME =
+  /^(?:(?:posted|updated|edited|published|last updated|last active|active)\s*:?\s+)?(?:about |over |almost |just )?(?:\d+|an?|one)\s*(?:s|secs?|seconds?|m|mins?|minutes?|h|hrs?|hours?|d|days?|w|wks?|weeks?|mos?|months?|y|yrs?|years?)\s+ago\.?$/i;
+
+/** Longer than this, a line holds more than an age. */
+const MAX_RELATIVE_TIME = 40;
+
+export function isRelativeTime(element: Element, own: ElementStats): boolean {
+  return own.text <= MAX_RELATIVE_TIME && own.text > 0 && RELATIVE_TIME.test(oneLine(element.textContent ?? ''));
+}
+
 export function nonLinkText(stats: ElementStats | undefined): number {
   return stats ? stats.text - stats.linkText : 0;
 }
