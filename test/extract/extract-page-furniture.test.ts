@@ -207,7 +207,7 @@ describe('threads', () => {
   });
 });
 
-describe('ages', () => {
+describe('ages and placeholders', () => {
   it("drops a card's or a post's age ('5 hours ago', 'Posted 2 days ago', '3h ago'), and keeps an age said in a sentence", async () => {
     const ages = ['5 hours ago', 'Posted 2 days ago', '3h ago', 'about a month ago'];
     const card = (age: string, n: number) =>
@@ -224,6 +224,20 @@ describe('ages', () => {
     );
     expect(article).toContain('The bridge opened 5 years ago.');
     expect(article.match(/5 years ago/g)).toHaveLength(1);
+  });
+
+  it("drops a widget's 'Loading…' left by a script that did not run, and keeps a docs section headed 'Loading'", async () => {
+    const article = await markdownOf(
+      `<main><h1>Ten years of the night bus</h1><p>${PROSE}</p><div class="widget-body">Loading…</div><p>The route still ends at the depot.</p><div id="poll">Memuat...</div></main>`,
+    );
+    expect(article).toContain('ends at the depot');
+    expect(article).not.toMatch(/Loading|Memuat/);
+
+    const docs = await markdownOf(
+      `<main><h1>Data files</h1><p>${PROSE}</p><h2>Loading</h2><p>Call <code>load()</code> with the file's path; it returns a table.</p></main>`,
+      { url: 'https://example.com/docs/data-files' },
+    );
+    expect(docs).toContain('## Loading');
   });
 });
 

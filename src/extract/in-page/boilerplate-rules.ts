@@ -9,6 +9,7 @@ import {
   isNamedBoilerplate,
   isOverlay,
   isPlainBoilerplate,
+  isLoadingPlaceholder,
   isRelativeTime,
   isSiteNotice,
   nonLinkText,
@@ -43,6 +44,7 @@ export type BoilerplateRuleName =
   | 'ad label'
   | 'pager'
   | 'relative time'
+  | 'loading placeholder'
   | 'navigation above the headline'
   | 'chrome on a shell page'
   | 'customer reviews'
@@ -147,6 +149,7 @@ export const BOILERPLATE_RULES: readonly BoilerplateRule[] = [
   { name: 'ad label', match: ({ element, own }) => prune(isAdLabel(element, own)), removes: 'ad card on a product page' },
   { name: 'pager', match: ({ element, own }) => prune(isPager(element, own)), removes: 'element and emptied container' },
   { name: 'relative time', match: ({ element, own }) => prune(isRelativeTime(element, own)), removes: 'element and emptied container' },
+  { name: 'loading placeholder', match: ({ element, own }) => prune(isLoadingPlaceholder(element, own)), removes: 'element and emptied container' },
   {
     name: 'navigation above the headline',
     match: ({ element, own, options }) => prune(isNavigationAboveHeadline(element, own, options.headline)),

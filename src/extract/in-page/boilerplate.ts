@@ -104,6 +104,21 @@ export function isRelativeTime(element: Element, own: ElementStats): boolean {
   return own.text <= MAX_RELATIVE_TIME && own.text > 0 && RELATIVE_TIME.test(oneLine(element.textContent ?? ''));
 }
 
+/**
+ * "Loading…", "Memuat...", "Загрузка…": what a widget shows until its script fills it, left as is
+ * when the script did not run or its request failed. Only with the ellipsis: a docs section may
+ * be headed "Loading".
+ */
+const LOADING =
+  /^(?:loading|please wait|memuat|chargement|chargement en cours|wird geladen|laden|cargando|carregando|caricamento|ładowanie|загрузка|завантаження)\s?(?:\.\.\.|…)$/i;
+
+/** Longer than this, a line is more than a placeholder. */
+const MAX_LOADING = 30;
+
+export function isLoadingPlaceholder(element: Element, own: ElementStats): boolean {
+  return own.text <= MAX_LOADING && own.text > 0 && LOADING.test(oneLine(element.textContent ?? ''));
+}
+
 export function nonLinkText(stats: ElementStats | undefined): number {
   return stats ? stats.text - stats.linkText : 0;
 }
