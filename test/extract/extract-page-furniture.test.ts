@@ -432,6 +432,22 @@ describe('comment headings', () => {
     expect(md).toContain('## Comments');
     expect(md).toContain('contradict the code');
   });
+
+  it("keeps an opinion column under its kicker ('Kommentar', 'Commentaire'), above its headline or heading its body", async () => {
+    const kicker = await markdownOf(
+      `<main><article><div class="kicker"><span>Kommentar</span></div><h1>Die Stadt braucht mehr Nachtbusse</h1><p>${PROSE}</p><p>Wer nachts arbeitet, wartet heute eine Stunde auf den Bus.</p></article></main>`,
+      { url: 'https://zeitung.example.de/meinung/nachtbusse-kommentar' },
+    );
+    expect(kicker).toContain('# Die Stadt braucht mehr Nachtbusse');
+    expect(kicker).toContain('wartet heute eine Stunde');
+
+    const heading = await markdownOf(
+      `<main><h1>La ville et ses bus de nuit</h1><p>${PROSE}</p><p>${PROSE}</p><p>${PROSE}</p><section><h2>Commentaire</h2><p>Qui travaille la nuit attend aujourd'hui une heure. ${PROSE}</p></section></main>`,
+      { url: 'https://journal.example.fr/opinion/bus-de-nuit' },
+    );
+    expect(heading).toContain('## Commentaire');
+    expect(heading).toContain("attend aujourd'hui une heure");
+  });
 });
 
 describe('documentation', () => {
