@@ -91,17 +91,32 @@ function isReadingTime(element: Element, own: ElementStats): boolean {
 }
 
 /**
- * "5 hours ago", "Posted 2 days ago", "3h ago": a card's or a post's age, counted from when the
- * page was fetched, so wrong as soon as the text is stored. Absolute dates are the dateline rule's.
+ * "5 hours ago", "Posted 2 days ago", "3h ago", "vor 5 Stunden", "il y a 2 jours", "5 часов
+ * назад": a card's or a post's age, counted from when the page was fetched, so wrong as soon as
+ * the text is stored. Absolute dates are the dateline rule's.
  */
-const RELATIVE_TIME =
-  /^(?:(?:posted|updated|edited|published|last updated|last active|active)\s*:?\s+)?(?:about |over |almost |just )?(?:\d+|an?|one)\s*(?:s|secs?|seconds?|m|mins?|minutes?|h|hrs?|hours?|d|days?|w|wks?|weeks?|mos?|months?|y|yrs?|years?)\s+ago\.?$/i;
+const RELATIVE_TIME = new RegExp(
+  [
+    String.raw`^(?:(?:posted|updated|edited|published|last updated|last active|active)\s*:?\s+)?(?:about |over |almost |just )?(?:\d+|an?|one) ?(?:s|secs?|seconds?|m|mins?|minutes?|h|hrs?|hours?|d|days?|w|wks?|weeks?|mos?|months?|y|yrs?|years?) ago\.?$`,
+    String.raw`^(?:vor|il y a|hace|há) (?:\d+|einer?|einem|une?|una?|uma?) ?(?:sek(?:unden?)?|min(?:uten?)?|std|stunden?|tag(?:en)?|wochen?|monat(?:en)?|jahr(?:en)?|secondes?|minutes?|heures?|jours?|semaines?|mois|ans?|segundos?|minutos?|horas?|d[ií]as?|semanas?|mes(?:es)?|anos?|años?)\.?$`,
+    String.raw`^(?:\d+|un|una) (?:second[io]|minut[io]|or[ae]|giorn[io]|settiman[ae]|mes[ei]|ann[io]) fa$`,
+    String.raw`^\d+ (?:seconden|minuten|uur|dagen|dag|weken|week|maanden|maand|jaar) geleden$`,
+    String.raw`^\d+ (?:секунд[уы]?|минут[уы]?|час(?:а|ов)?|д(?:ень|ня|ней)|недел[юиь]|месяц(?:а|ев)?|год(?:а)?|лет) назад$`,
+  ].join('|'),
+  'i',
+);
+/** Every age above starts or ends with one of these; the pattern (a millisecond to compile, and the extractor starts afresh on every page) is asked only then. */
+const AGE_ENDS = [' ago', ' ago.', ' fa', ' geleden', ' назад'];
+const AGE_STARTS = ['vor ', 'il y a ', 'hace ', 'há '];
 
 /** Longer than this, a line holds more than an age. */
 const MAX_RELATIVE_TIME = 40;
 
 export function isRelativeTime(element: Element, own: ElementStats): boolean {
-  return own.text <= MAX_RELATIVE_TIME && own.text > 0 && RELATIVE_TIME.test(oneLine(element.textContent ?? ''));
+  if (own.text > MAX_RELATIVE_TIME || own.text === 0) return false;
+  const line = oneLine(element.textContent ?? '').toLowerCase();
+  const marked = AGE_ENDS.some((end) => line.endsWith(end)) || AGE_STARTS.some((start) => line.startsWith(start));
+  return marked && RELATIVE_TIME.test(line);
 }
 
 /**
@@ -116,7 +131,9 @@ const LOADING =
 const MAX_LOADING = 30;
 
 export function isLoadingPlaceholder(element: Element, own: ElementStats): boolean {
-  return own.text <= MAX_LOADING && own.text > 0 && LOADING.test(oneLine(element.textContent ?? ''));
+  if (own.text > MAX_LOADING || own.text === 0) return false;
+  const line = oneLine(element.textContent ?? '');
+  return (line.endsWith('…') || line.endsWith('...')) && LOADING.test(line);
 }
 
 export function nonLinkText(stats: ElementStats | undefined): number {
