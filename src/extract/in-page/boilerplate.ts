@@ -105,18 +105,22 @@ const RELATIVE_TIME = new RegExp(
   ].join('|'),
   'i',
 );
-/** Every age above starts or ends with one of these; the pattern (a millisecond to compile, and the extractor starts afresh on every page) is asked only then. */
-const AGE_ENDS = [' ago', ' ago.', ' fa', ' geleden', ' назад'];
-const AGE_STARTS = ['vor ', 'il y a ', 'hace ', 'há '];
+/**
+ * Every age above starts or ends with one of these. The pattern is asked only then: it takes a
+ * fresh V8 a millisecond to compile, and the extractor starts afresh on every page.
+ */
+const AGE_ENDS = ['ago', 'ago.', 'fa', 'geleden', 'назад'];
+const AGE_STARTS = ['vor', 'il y a', 'hace', 'há'];
 
-/** Longer than this, a line holds more than an age. */
+/** Shorter than this ("3h ago") or longer, a line is not an age. */
+const MIN_RELATIVE_TIME = 5;
 const MAX_RELATIVE_TIME = 40;
 
 export function isRelativeTime(element: Element, own: ElementStats): boolean {
-  if (own.text > MAX_RELATIVE_TIME || own.text === 0) return false;
-  const line = oneLine(element.textContent ?? '').toLowerCase();
-  const marked = AGE_ENDS.some((end) => line.endsWith(end)) || AGE_STARTS.some((start) => line.startsWith(start));
-  return marked && RELATIVE_TIME.test(line);
+  if (own.text > MAX_RELATIVE_TIME || own.text < MIN_RELATIVE_TIME) return false;
+  const text = (element.textContent ?? '').trim().toLowerCase();
+  const marked = AGE_ENDS.some((end) => text.endsWith(end)) || AGE_STARTS.some((start) => text.startsWith(start));
+  return marked && RELATIVE_TIME.test(oneLine(text));
 }
 
 /**
@@ -132,8 +136,8 @@ const MAX_LOADING = 30;
 
 export function isLoadingPlaceholder(element: Element, own: ElementStats): boolean {
   if (own.text > MAX_LOADING || own.text === 0) return false;
-  const line = oneLine(element.textContent ?? '');
-  return (line.endsWith('…') || line.endsWith('...')) && LOADING.test(line);
+  const text = (element.textContent ?? '').trim();
+  return (text.endsWith('…') || text.endsWith('...')) && LOADING.test(oneLine(text));
 }
 
 export function nonLinkText(stats: ElementStats | undefined): number {

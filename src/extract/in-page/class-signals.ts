@@ -15,11 +15,15 @@ const STATE_PREFIX = /^(has|is|with|no|show|hide|enable|disable|js|page-template
  * before it is not what the element is. Not "-enabled" or "-active": "sd-sharing-enabled" is
  * WordPress's share bar itself.
  */
-const STATE_SUFFIX = /[-_](eligible|free)$/i;
+const STATE_SUFFIXES = ['-eligible', '_eligible', '-free', '_free'];
+
+function hasStateSuffix(name: string): boolean {
+  return STATE_SUFFIXES.some((suffix) => name.endsWith(suffix));
+}
 
 function tokenise(name: string): string[] {
   // State classes ("has-sidebar", "is-menu-open", "with-comments") describe, they do not name.
-  const names = name.split(/\s+/).filter((part) => !STATE_PREFIX.test(part) && !STATE_SUFFIX.test(part));
+  const names = name.split(/\s+/).filter((part) => !STATE_PREFIX.test(part) && !hasStateSuffix(part));
   return names
     .join(' ')
     .replace(/([a-z])([A-Z])/g, '$1 $2')
