@@ -111,6 +111,16 @@ const RELATIVE_TIME = new RegExp(
  */
 const AGE_ENDS = ['ago', 'ago.', 'fa', 'geleden', 'назад'];
 const AGE_STARTS = ['vor', 'il y a', 'hace', 'há'];
+const SPACE = /\s/;
+
+/** `text` ends with `word` as a word of its own ("3h ago", not "Chicago"). */
+function endsWithWord(text: string, word: string): boolean {
+  return text.endsWith(word) && SPACE.test(text.charAt(text.length - word.length - 1));
+}
+
+function startsWithWord(text: string, word: string): boolean {
+  return text.startsWith(word) && SPACE.test(text.charAt(word.length));
+}
 
 /** Shorter than this ("3h ago") or longer, a line is not an age. */
 const MIN_RELATIVE_TIME = 5;
@@ -119,7 +129,7 @@ const MAX_RELATIVE_TIME = 40;
 export function isRelativeTime(element: Element, own: ElementStats): boolean {
   if (own.text > MAX_RELATIVE_TIME || own.text < MIN_RELATIVE_TIME) return false;
   const text = (element.textContent ?? '').trim().toLowerCase();
-  const marked = AGE_ENDS.some((end) => text.endsWith(end)) || AGE_STARTS.some((start) => text.startsWith(start));
+  const marked = AGE_ENDS.some((end) => endsWithWord(text, end)) || AGE_STARTS.some((start) => startsWithWord(text, start));
   return marked && RELATIVE_TIME.test(oneLine(text));
 }
 
