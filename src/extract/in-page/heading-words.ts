@@ -2,10 +2,10 @@ import { oneLine } from './text.js';
 
 /**
  * The words that head readers' comments and the form to add one, and widgets about other pages,
- * in the languages the web writes most. English is written as patterns (it has the most forms,
- * and the widget headings are in recommendations.ts); the other languages as the headings their
- * blog, shop and CMS software prints (WordPress's "Leave a Reply" is "Schreibe einen Kommentar",
- * "Laisser un commentaire", "Добавить комментарий"), in lower case. "Read also" names other
+ * in the languages the web writes most. English's form headings are a pattern (they have the
+ * most forms, and its widget headings are in recommendations.ts); the other languages are the
+ * headings their blog, shop and CMS software prints (WordPress's "Leave a Reply" is "Schreibe
+ * einen Kommentar", "Laisser un commentaire", "Добавить комментарий"), in lower case. "Read also" names other
  * articles; "See also" is not here, in any language: it is a section of the page (a wiki's).
  */
 
@@ -109,8 +109,9 @@ function phrases(part: 'comments' | 'reviews' | 'form'): Set<string> {
   return new Set(Object.values(OTHER_LANGUAGES).flatMap((language) => language[part]));
 }
 
-const COMMENT_WORDS = phrases('comments');
-const REVIEW_WORDS = phrases('reviews');
+/** English's comment and review headings are single words, looked up with the others'. */
+const COMMENT_WORDS = new Set(['comment', 'comments', 'response', 'responses', 'replies', ...phrases('comments')]);
+const REVIEW_WORDS = new Set(['reviews', ...phrases('reviews')]);
 const FORM_WORDS = phrases('form');
 
 /** A heading's first word, without the stop or colon after it ("Meistgelesen:"). */
@@ -126,11 +127,6 @@ for (const phrase of Object.values(OTHER_LANGUAGES).flatMap((language) => langua
   WIDGET_PHRASES.set(first, [...(WIDGET_PHRASES.get(first) ?? []), phrase]);
 }
 
-const COMMENTS_HEADING = /^(?:[\d,]+ )?(?:comments?|responses?|replies)(?: \([\d,]+\))?$/i;
-
-/** Readers' reviews under a page: "Reviews", "12 Reviews". */
-const READER_REVIEWS_HEADING = /^(?:[\d,]+ )?reviews(?: \([\d,]+\))?$/i;
-
 /**
  * The form under a page for readers' words: "Leave a reply", "Add a comment", "Join the
  * conversation", or the sign-in asked for in its place ("You must log in to answer this question").
@@ -140,7 +136,7 @@ const COMMENT_FORM_HEADING =
 
 /** The heading of readers' comments: "Comments", "12 Responses", "Kommentare (3)", "5 комментариев". */
 export function isCommentsHeading(text: string): boolean {
-  return COMMENTS_HEADING.test(text) || COMMENT_WORDS.has(withoutCount(normalised(text)));
+  return COMMENT_WORDS.has(withoutCount(normalised(text)));
 }
 
 /**
@@ -149,7 +145,7 @@ export function isCommentsHeading(text: string): boolean {
  * write one.
  */
 export function isReaderReviewsHeading(text: string): boolean {
-  return READER_REVIEWS_HEADING.test(text) || REVIEW_WORDS.has(withoutCount(normalised(text)));
+  return REVIEW_WORDS.has(withoutCount(normalised(text)));
 }
 
 /** The heading of the form to add a comment: "Leave a reply", "Schreibe einen Kommentar". */
