@@ -25,4 +25,36 @@ describe('a product page', () => {
     const md = await markdownOf(body, {}, '<title>Men\'s Wool Runner | Shop</title>');
     expect(md.match(/Machine washable\./g)).toHaveLength(2);
   });
+
+  describe("keeps the product's name when the box around it looks like chrome", () => {
+    const rest = `<div class="description"><h2>About this pack</h2><p>${PROSE}</p></div>`;
+    const title = "<title>REI Co-op Trail 25 Pack | REI Co-op</title>";
+
+    it('in a box named as a header, beside a pre-order notice', async () => {
+      const body =
+        '<main><div class="product-header product-page__product-header"><div class="preorder-banner">Pre-order <a href="/help">Learn more</a></div>' +
+        '<h1 id="product-page-title"><a href="/b/rei-co-op">REI Co-op</a> Trail 25 Pack</h1>' +
+        `<div class="ratings-and-id"><a href="#reviews">4.4 (159 Reviews)</a> Item #227955</div></div><p>$99.95</p>${rest}</main>`;
+      const md = await markdownOf(body, {}, title);
+      expect(md.startsWith('# [REI Co-op](https://shop.example.com/b/rei-co-op) Trail 25 Pack')).toBe(true);
+      expect(md).toContain('About this pack');
+    });
+
+    it('in a box whose rating would otherwise take the name with it', async () => {
+      const body =
+        '<main><div class="product-title"><h1>REI Co-op Trail 25 Pack</h1>' +
+        '<span class="sr-only">4.7 out of 5 stars from 10 customer ratings</span> <a href="#reviews">(10)</a></div>' +
+        `<p>$99.95</p>${rest}</main>`;
+      const md = await markdownOf(body, {}, title);
+      expect(md.startsWith('# REI Co-op Trail 25 Pack')).toBe(true);
+    });
+
+    it('in a <header> with its subtitle', async () => {
+      const body =
+        '<main><header class="product-header"><h1>REI Co-op Trail 25 Pack</h1><p>Daypack with a U-shaped opening</p></header>' +
+        `<p>$99.95</p>${rest}</main>`;
+      const md = await markdownOf(body, {}, title);
+      expect(md.startsWith('# REI Co-op Trail 25 Pack\n\nDaypack with a U-shaped opening')).toBe(true);
+    });
+  });
 });

@@ -106,6 +106,15 @@ function wrapsContent({ own, area }: RuleInput): boolean {
   return nonLinkText(own) >= area.nonLink * WRAPS_CONTENT_SHARE && own.maxProse >= WRAPS_CONTENT_PROSE;
 }
 
+/**
+ * On a product page the box holding the product's name (its title bar, a `<header>`, a box named
+ * "product-header") is the product's: looked into, not pruned whole, so the name stays whatever
+ * else the box holds (a rating, a pre-order notice).
+ */
+function holdsProductName({ element, options }: RuleInput): boolean {
+  return options.productPage && options.headline !== undefined && element.contains(options.headline);
+}
+
 const prune = (matched: boolean): Verdict => (matched ? 'prune' : undefined);
 
 const threadPage = (options: PruneOptions) => options.threadPage;
@@ -114,7 +123,7 @@ export const BOILERPLATE_RULES: readonly BoilerplateRule[] = [
   {
     // header, footer, nav, aside and their ARIA roles: pruned at any size unless they wrap the content.
     name: 'marked chrome',
-    match: (input) => (isMarkedChrome(input.element, input.options) ? (wrapsContent(input) ? 'keep' : 'prune') : undefined),
+    match: (input) => (isMarkedChrome(input.element, input.options) ? (wrapsContent(input) || holdsProductName(input) ? 'keep' : 'prune') : undefined),
     removes: 'element and emptied container',
   },
   {
@@ -193,8 +202,8 @@ export const BOILERPLATE_RULES: readonly BoilerplateRule[] = [
   },
   {
     name: 'named boilerplate',
-    match: ({ element, own, stats, options }) =>
-      isNamedBoilerplate(element, own, stats, options) ? (own.maxProse < NAMED_BLOCK_PROSE ? 'prune' : 'keep') : undefined,
+    match: (input) =>
+      isNamedBoilerplate(input.element, input.own, input.stats, input.options) ? (input.own.maxProse < NAMED_BLOCK_PROSE && !holdsProductName(input) ? 'prune' : 'keep') : undefined,
     removes: 'element and emptied container',
   },
   {

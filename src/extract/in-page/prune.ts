@@ -38,7 +38,7 @@ function removedFor(removal: Removal, element: Element, stats: StatsMap, root: E
     case 'element only': return element;
     case 'element with its label': return valueWithLabel(element);
     case 'ad card on a product page': return options.productPage ? adCard(element, stats, root) : element;
-    case 'element and emptied container': return orphanContainer(element, stats, root);
+    case 'element and emptied container': return orphanContainer(element, stats, root, options.productPage ? options.headline : undefined);
   }
 }
 
@@ -51,10 +51,11 @@ const CONTAINER_REST = 80;
  * A heading or label left alone once its list or widget is pruned ("You may also like") goes
  * with it: climb while the parent holds little besides the pruned part.
  */
-function orphanContainer(element: Element, stats: StatsMap, stop: Element): Element {
+function orphanContainer(element: Element, stats: StatsMap, stop: Element, headline?: Element): Element {
   let current = element;
   const pruned = stats.get(element)?.text ?? 0;
   for (let parent = current.parentElement; parent && parent !== stop; parent = parent.parentElement) {
+    if (headline && parent.contains(headline)) break;
     const rest = (stats.get(parent)?.text ?? 0) - pruned;
     if (rest > CONTAINER_REST || rest > pruned) break;
     current = parent;
