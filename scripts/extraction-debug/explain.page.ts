@@ -1,3 +1,4 @@
+import { findHeadline } from '../../src/extract/in-page/headline.js';
 import { findMainContent } from '../../src/extract/in-page/main-content.js';
 import { createVisibilityFilter } from '../../src/extract/in-page/visibility.js';
 
@@ -14,7 +15,11 @@ export function explain(options: { url: string; showHidden: boolean }): string[]
   const visible = createVisibilityFilter(options.showHidden);
   const reasons = new Map<Element, string>();
   const main = findMainContent(body, visible, options.url, reasons);
-  const lines = [`type ${main.pageType} narrowed ${main.narrowed} bodyText ${main.stats.get(body)?.text}`];
+  const headline = findHeadline(body, main.stats);
+  const lines = [
+    `type ${main.pageType} narrowed ${main.narrowed} bodyText ${main.stats.get(body)?.text}`,
+    `headline ${headline ? `${describe(headline)}: ${(headline.textContent ?? '').replace(/\s+/g, ' ').trim().slice(0, 80)}` : 'none'}`,
+  ];
   for (const root of main.roots) lines.push(`root ${describe(root)} text ${main.stats.get(root)?.text} link ${main.stats.get(root)?.linkText}`);
   for (const element of main.pruned) {
     const text = (element.textContent ?? '').replace(/\s+/g, ' ').trim();
