@@ -202,8 +202,10 @@ export const BOILERPLATE_RULES: readonly BoilerplateRule[] = [
   },
   {
     name: 'named boilerplate',
-    match: (input) =>
-      isNamedBoilerplate(input.element, input.own, input.stats, input.options) ? (input.own.maxProse < NAMED_BLOCK_PROSE && !holdsProductName(input) ? 'prune' : 'keep') : undefined,
+    match: (input) => {
+      if (!isNamedBoilerplate(input.element, input.own, input.stats, input.options)) return undefined;
+      return input.own.maxProse < NAMED_BLOCK_PROSE && !holdsProductName(input) ? 'prune' : 'keep';
+    },
     removes: 'element and emptied container',
   },
   {

@@ -49,7 +49,8 @@ const CONTAINER_REST = 80;
 
 /**
  * A heading or label left alone once its list or widget is pruned ("You may also like") goes
- * with it: climb while the parent holds little besides the pruned part.
+ * with it: climb while the parent holds little besides the pruned part, and never into the box
+ * holding `headline` (a product's name beside its pruned rating is not a widget's heading).
  */
 function orphanContainer(element: Element, stats: StatsMap, stop: Element, headline?: Element): Element {
   let current = element;
