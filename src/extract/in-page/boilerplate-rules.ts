@@ -107,12 +107,17 @@ function wrapsContent({ own, area }: RuleInput): boolean {
 }
 
 /**
- * On a product page the box holding the product's name (its title bar, a `<header>`, a box named
- * "product-header") is the product's: looked into, not pruned whole, so the name stays whatever
- * else the box holds (a rating, a pre-order notice).
+ * A product page's name: the box holding it (its title bar, a `<header>`, a box named
+ * "product-header") is the product's, looked into and not pruned whole, and a part pruned inside
+ * it (a rating, a pre-order notice) does not take it along (`prune.ts`).
  */
+export function productName(options: PruneOptions): Element | undefined {
+  return options.productPage ? options.headline : undefined;
+}
+
 function holdsProductName({ element, options }: RuleInput): boolean {
-  return options.productPage && options.headline !== undefined && element.contains(options.headline);
+  const name = productName(options);
+  return name !== undefined && element.contains(name);
 }
 
 const prune = (matched: boolean): Verdict => (matched ? 'prune' : undefined);

@@ -5,8 +5,9 @@ import { oneLine } from './text.js';
  * in the languages the web writes most. English's form headings are a pattern (they have the
  * most forms, and its widget headings are in recommendations.ts); the other languages are the
  * headings their blog, shop and CMS software prints (WordPress's "Leave a Reply" is "Schreibe
- * einen Kommentar", "Laisser un commentaire", "Добавить комментарий"), in lower case. "Read also" names other
- * articles; "See also" is not here, in any language: it is a section of the page (a wiki's).
+ * einen Kommentar", "Laisser un commentaire", "Добавить комментарий"), in lower case. "Read
+ * also" names other articles; "See also" is not here, in any language: it is a section of the
+ * page (a wiki's).
  */
 
 /**

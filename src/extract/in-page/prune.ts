@@ -1,5 +1,5 @@
 import { type AreaSize, nonLinkText, type PruneOptions } from './boilerplate.js';
-import { type BoilerplateRuleName, pruningRule, type Removal } from './boilerplate-rules.js';
+import { type BoilerplateRuleName, productName, pruningRule, type Removal } from './boilerplate-rules.js';
 import { BLOCK_TAGS } from './html-blocks.js';
 import { holdsH1OutsideLinks } from './headline.js';
 import { holdsParagraphsInRow, type StatsMap } from './measure.js';
@@ -38,7 +38,7 @@ function removedFor(removal: Removal, element: Element, stats: StatsMap, root: E
     case 'element only': return element;
     case 'element with its label': return valueWithLabel(element);
     case 'ad card on a product page': return options.productPage ? adCard(element, stats, root) : element;
-    case 'element and emptied container': return orphanContainer(element, stats, root, options.productPage ? options.headline : undefined);
+    case 'element and emptied container': return orphanContainer(element, stats, root, productName(options));
   }
 }
 
@@ -52,7 +52,7 @@ const CONTAINER_REST = 80;
  * with it: climb while the parent holds little besides the pruned part, and never into the box
  * holding `headline` (a product's name beside its pruned rating is not a widget's heading).
  */
-function orphanContainer(element: Element, stats: StatsMap, stop: Element, headline?: Element): Element {
+function orphanContainer(element: Element, stats: StatsMap, stop: Element, headline: Element | undefined): Element {
   let current = element;
   const pruned = stats.get(element)?.text ?? 0;
   for (let parent = current.parentElement; parent && parent !== stop; parent = parent.parentElement) {
