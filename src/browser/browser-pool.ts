@@ -172,7 +172,7 @@ export class BrowserPool implements PageRunner {
       egressOutcome: (value) => this.proxy.outcomeOf(value),
       navigationTimeoutMaxMs: this.options.navigationTimeoutMaxMs,
     };
-    const job = loadPage(lease.page, lease.context, load, guard).then((loaded) => workSurvivingThePage(loaded, work).finally(() => loaded.stopWatching()));
+    const job = loadPage(lease, load, guard).then((loaded) => workSurvivingThePage(loaded, work).finally(() => loaded.stopWatching()));
     job.catch(() => undefined); // settled after a crash or the time limit: nobody listens any more
     const limitMs = timeoutMs + MAX_WAIT_TIME_MS + WORK_TIME_LIMIT_MS;
     let timer: NodeJS.Timeout | undefined;

@@ -1,7 +1,7 @@
 import type { BrowserContext } from 'playwright-core';
 import { withPageSession } from '../extract/page-script.js';
 import type { PageLease } from './context-supply.js';
-import { type ContextOptions, InvalidPageOption, PoolOverloaded } from './types.js';
+import { type ContextOptions, deviceOf, InvalidPageOption, type PageDevice, PoolOverloaded } from './types.js';
 
 export interface BrowserSessionsOptions {
   /** Sessions one account may keep at once. */
@@ -16,6 +16,8 @@ interface Session {
   key: string;
   account: string;
   context: BrowserContext;
+  /** The device of the request that opened it: a context's device cannot change. */
+  device: PageDevice;
   /** Requests using it now: a session in use is never closed for being idle or old. */
   inUse: number;
   lastUsed: number;
@@ -50,7 +52,7 @@ export class BrowserSessions {
     session.inUse += 1;
     clearTimeout(session.idleTimer);
     try {
-      return { context: session.context, page: await session.context.newPage(), shared: true };
+      return { context: session.context, page: await session.context.newPage(), device: session.device, shared: true };
     } catch (error) {
       this.release(session.context);
       throw error;
@@ -96,7 +98,7 @@ export class BrowserSessions {
     // Two first requests of one session at once share the context the first one creates.
     const raced = this.sessions.get(key);
     if (raced) return raced;
-    const session: Session = { key, account, context: await this.createContext(options), inUse: 0, lastUsed: performance.now() };
+    const session: Session = { key, account, context: await this.createContext(options), device: deviceOf(options), inUse: 0, lastUsed: performance.now() };
     const existing = this.sessions.get(key);
     if (existing) {
       void session.context.close().catch(() => undefined);

@@ -3,7 +3,7 @@ import type { Logger } from 'pino';
 import { attachDevtoolsAhead } from '../extract/page-script.js';
 import type { BrowserProxySettings } from '../net/egress-proxy.js';
 import { contextProxy, logInToProxy } from './proxy-login.js';
-import { type ContextOptions, InvalidPageOption } from './types.js';
+import { type ContextOptions, deviceOf, InvalidPageOption, type PageDevice } from './types.js';
 import { BrowserSessions, type BrowserSessionsOptions } from './browser-sessions.js';
 import type { WarmPages } from './warm-pages.js';
 
@@ -14,6 +14,8 @@ export const DEFAULT_VIEWPORT = { width: 1280, height: 800 };
 export interface PageLease {
   context: BrowserContext;
   page: Page;
+  /** The device the context was created with (a session's: the device of the request that opened it). */
+  device: PageDevice;
   /** The context outlives this request (a named session's): closing the lease closes only its page. */
   shared?: boolean;
 }
@@ -87,10 +89,12 @@ export class ContextSupply {
     }
     const prepared = ownContext ? undefined : this.prepared.shift();
     this.refill();
-    if (prepared) return this.prepare({ context: prepared, page: await prepared.newPage().catch(closing(prepared)) }, options, url);
+    // A prepared context has no device settings: the plain device, the only one asked of it (needsOwnContext).
+    const device = deviceOf(options);
+    if (prepared) return this.prepare({ context: prepared, page: await prepared.newPage().catch(closing(prepared)), device }, options, url);
     // Created on the request path: it logs in to the proxy through the request's own page.
     const context = await this.createContext(options);
-    return this.prepare({ context, page: await this.loggedInPage(context) }, options, url);
+    return this.prepare({ context, page: await this.loggedInPage(context), device }, options, url);
   }
 
   /** Sets `lease` up for one request; closes it when that fails. */

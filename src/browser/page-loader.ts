@@ -15,7 +15,7 @@ import {
 import { watchPage } from './page-events.js';
 import { STATIC_RENDER_MIN_MS, standInFor } from './page-recovery.js';
 import { renderWithoutScripts } from './static-render.js';
-import { InvalidPageOption, type LoadedPage, type LoadOptions, NavigationTimeout, type PageWarning, TargetUnreachable } from './types.js';
+import { InvalidPageOption, type LoadedPage, type LoadOptions, NavigationTimeout, type PageDevice, type PageWarning, TargetUnreachable } from './types.js';
 
 export const DEFAULT_NAVIGATION_TIMEOUT_MS = 30_000;
 export const MAX_WAIT_TIME_MS = 5_000;
@@ -43,7 +43,11 @@ export function navigationTimeout(requestedMs: number | undefined, maxMs: number
  * then until it settles (page-settle.ts). A page that never finishes still answers with what it
  * has, and `warnings` says so; only a page that never started to arrive is a NavigationTimeout.
  */
-export async function loadPage(page: Page, context: BrowserContext, options: LoadOptions, guard: LoadGuard): Promise<LoadedPage> {
+export async function loadPage(
+  { page, context, device }: { page: Page; context: BrowserContext; device: PageDevice },
+  options: LoadOptions,
+  guard: LoadGuard,
+): Promise<LoadedPage> {
   const checked = await guard.policy.check(options.url);
   const timeoutMs = navigationTimeout(options.timeoutMs, guard.navigationTimeoutMaxMs);
   const deadline = performance.now() + timeoutMs;
@@ -81,6 +85,7 @@ export async function loadPage(page: Page, context: BrowserContext, options: Loa
   return {
     page: shown,
     context,
+    device,
     finalUrl: shown === page ? page.url() : (main?.url() ?? checked.url),
     statusCode: main?.status() ?? 0,
     contentType: main?.headers()['content-type'] ?? '',

@@ -25,6 +25,19 @@ export interface ContextOptions {
   javaScriptEnabled?: boolean;
 }
 
+/** What a page's device looks like: set when its context is created, fixed for the context's life. */
+export interface PageDevice {
+  /** Device pixels per CSS pixel: an image of the page has this many times its CSS size. */
+  deviceScaleFactor: number;
+  /** A phone: the meta viewport tag is honoured and the layout may be wider than the screen, zoomed out. */
+  isMobile: boolean;
+}
+
+/** The device a request's context settings make (Playwright's defaults where they say nothing). */
+export function deviceOf(options: ContextOptions): PageDevice {
+  return { deviceScaleFactor: options.deviceScaleFactor ?? 1, isMobile: options.isMobile ?? false };
+}
+
 export interface LoadOptions {
   /** Already checked by the address policy: exactly the string Chromium is given. */
   url: string;
@@ -55,6 +68,11 @@ export interface PageWarning {
 export interface LoadedPage {
   page: Page;
   context: BrowserContext;
+  /**
+   * The device the page emulates: its context's, which in a named session is the device of the
+   * request that opened the session, whatever this request asked for.
+   */
+  device: PageDevice;
   /** Where the page ended up after redirects. */
   finalUrl: string;
   /** HTTP status of the main document (0 when unknown, e.g. about:blank). */

@@ -3,7 +3,7 @@ import { type MeteredDeps, runMetered } from '../accounts/metered-operation.js';
 import type { AiExtractor } from '../ai/ai-extract.service.js';
 import type { Caller } from '../accounts/caller.js';
 import { withAppErrors } from '../browser/errors.js';
-import type { LoadedPage, PageRunner, PageWarning } from '../browser/types.js';
+import { deviceOf, type LoadedPage, type PageRunner, type PageWarning } from '../browser/types.js';
 import { fingerprint } from '../cache/fingerprint.js';
 import { cacheKey, type ResultCache } from '../cache/result-cache.js';
 import type { Config } from '../config.js';
@@ -21,7 +21,7 @@ import { markdownOfPage } from './page-markdown.js';
 import { type PageRequest, toContextOptions, toLoadOptions, type Viewport } from './page-options.js';
 import { renderPdf } from './pdf.js';
 import { scrapeElements } from './scrape.js';
-import { captureScreenshot, requestedAreaProblem, type ScreenshotOptions } from './screenshot.js';
+import { captureScreenshot, deviceMismatch, requestedAreaProblem, type ScreenshotOptions } from './screenshot.js';
 
 export interface PageJob {
   caller: Caller;
@@ -139,7 +139,11 @@ export class PagePipeline {
     const warnings: PageWarning[] = [...loaded.warnings];
     const cut = (truncated: boolean, what: string) => truncated && warnings.push(truncatedAnswer(what, maxChars));
     const limits = config.web.screenshot;
-    const capture = (options: ScreenshotOptions) => captureScreenshot(page, options, job.viewport?.deviceScaleFactor ?? 1, limits);
+    if (asked.screenshot) {
+      const mismatch = deviceMismatch(deviceOf(toContextOptions(job.page, job.viewport)), loaded.device);
+      if (mismatch) throw mismatch;
+    }
+    const capture = (options: ScreenshotOptions) => captureScreenshot(page, options, loaded.device, limits);
     // A capture mostly waits for Chromium's next frames; the metadata is read meanwhile. Nothing
     // read afterwards changes what the page shows (the HTML is cleaned on a copy), except the
     // markdown's last wait for a page that showed nothing yet: with markdown asked, the capture

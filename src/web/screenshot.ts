@@ -1,7 +1,9 @@
 import { z } from '@hono/zod-openapi';
 import type { Page } from 'playwright-core';
-import { InvalidPageOption } from '../browser/types.js';
+import { emulateDeviceOn, isEmulatedDevice } from '../browser/device-emulation.js';
+import { InvalidPageOption, type PageDevice } from '../browser/types.js';
 import { withPageSession } from '../extract/page-script.js';
+import { imageSize } from './image-size.js';
 
 /** The screenshot options' fields, for schemas that add their own (a format of the page operation). */
 export const screenshotOptionFields = {
@@ -35,7 +37,7 @@ export type ScreenshotOptions = z.infer<typeof screenshotOptionsSchema>;
 export interface Screenshot {
   bytes: Buffer;
   contentType: string;
-  /** The image's size in device pixels. */
+  /** The image's size in device pixels, as its encoded bytes declare it. */
   width: number;
   height: number;
   /** True when the area (a full page, an element) was cut to fit the device-pixel bounds. */
@@ -79,25 +81,22 @@ export function requestedAreaProblem(
 }
 
 /**
- * Captures the page. A full page or an element is cut to the device-pixel bounds so no page can
- * make an image (and Chromium's bitmap behind it) of any size; webp is encoded by Chromium
- * itself through the DevTools protocol, since Playwright's own screenshot call offers png and
- * jpeg only.
+ * Captures the page at its device's scale. A full page or an element is cut to the device-pixel
+ * bounds so no page can make an image (and Chromium's bitmap behind it) of any size; webp is
+ * encoded by Chromium itself through the DevTools protocol, since Playwright's own screenshot
+ * call offers png and jpeg only. The size answered is the one the encoded image declares.
  */
-export async function captureScreenshot(page: Page, options: ScreenshotOptions, scale: number, limits: ScreenshotLimits): Promise<Screenshot> {
-  const viewport = page.viewportSize() ?? { width: 1280, height: 800 };
+export async function captureScreenshot(page: Page, options: ScreenshotOptions, device: PageDevice, limits: ScreenshotLimits): Promise<Screenshot> {
   const wanted = await captureArea(page, options);
-  const fitted = wanted && fitArea(wanted, scale, limits);
+  const fitted = wanted && fitArea(wanted, device.deviceScaleFactor, limits);
   const clip = fitted?.area;
-  const width = Math.round((clip?.width ?? viewport.width) * scale);
-  const height = Math.round((clip?.height ?? viewport.height) * scale);
-  const whole = { x: 0, y: 0, width: viewport.width, height: viewport.height };
   const plainViewport = options.type === 'png' && !clip && !options.omitBackground;
   const bytes =
     options.type === 'webp'
-      ? await chromiumScreenshot(page, { format: 'webp', quality: options.quality, clip: clip ?? whole, captureBeyondViewport: true })
+      ? // The viewport without a clip: a clip is in CSS pixels of the document, of which a phone's screen may show more than its own size.
+        await chromiumScreenshot(page, device, { format: 'webp', quality: options.quality, clip, captureBeyondViewport: clip !== undefined })
       : plainViewport
-        ? await viewportPng(page)
+        ? await viewportPng(page, device)
         : // With fullPage, Playwright reads `clip` in document coordinates rather than the viewport's.
           await page.screenshot({
           type: options.type,
@@ -106,7 +105,21 @@ export async function captureScreenshot(page: Page, options: ScreenshotOptions, 
           fullPage: clip !== undefined,
           omitBackground: options.omitBackground,
         });
+  const { width, height } = imageSize(bytes);
   return { bytes, contentType: CONTENT_TYPES[options.type], width, height, truncated: fitted?.truncated ?? false };
+}
+
+/**
+ * A screenshot asked for one device of a page that emulates another (a named session keeps the
+ * device of the request that opened it): refused rather than answered at a scale nobody asked for.
+ */
+export function deviceMismatch(asked: PageDevice, page: PageDevice): InvalidPageOption | undefined {
+  if (asked.deviceScaleFactor === page.deviceScaleFactor && asked.isMobile === page.isMobile) return undefined;
+  const field = asked.deviceScaleFactor === page.deviceScaleFactor ? 'viewport.isMobile' : 'viewport.deviceScaleFactor';
+  return new InvalidPageOption(
+    `This session's pages have deviceScaleFactor ${page.deviceScaleFactor} and isMobile ${page.isMobile}, the device of the request that opened it, and a session cannot change its device: ask for the same, or name another session`,
+    field,
+  );
 }
 
 /** The largest part of `area` from its top left corner that fits the bounds at `scale`. */
@@ -154,8 +167,8 @@ async function captureArea(page: Page, options: ScreenshotOptions): Promise<Area
  * image is about a third larger. A compositor with no frame to give yet ("Unable to capture
  * screenshot") is asked once more after the next frame, then Playwright's own path is used.
  */
-async function viewportPng(page: Page): Promise<Buffer> {
-  const capture = () => chromiumScreenshot(page, { format: 'png', optimizeForSpeed: true, captureBeyondViewport: false });
+async function viewportPng(page: Page, device: PageDevice): Promise<Buffer> {
+  const capture = () => chromiumScreenshot(page, device, { format: 'png', optimizeForSpeed: true, captureBeyondViewport: false });
   try {
     return await capture();
   } catch {
@@ -173,10 +186,16 @@ interface ChromiumCapture {
   optimizeForSpeed?: boolean;
 }
 
-/** Through the DevTools protocol: webp, which Playwright does not offer, and the fast PNG encoding. */
-async function chromiumScreenshot(page: Page, capture: ChromiumCapture): Promise<Buffer> {
-  const { data } = await withPageSession(page, (session) =>
-    session.send('Page.captureScreenshot', { ...capture, clip: capture.clip && { ...capture.clip, scale: 1 } }),
-  );
+/**
+ * Through the DevTools protocol: webp, which Playwright does not offer, and the fast PNG encoding.
+ * The session is ours, not Playwright's, so it is told the page's device first (device-emulation.ts);
+ * a clip's `scale: 1` then leaves the page unzoomed, and the image has deviceScaleFactor pixels
+ * for each CSS pixel.
+ */
+async function chromiumScreenshot(page: Page, device: PageDevice, capture: ChromiumCapture): Promise<Buffer> {
+  const { data } = await withPageSession(page, async (session) => {
+    if (isEmulatedDevice(device)) await emulateDeviceOn(session, page, device);
+    return session.send('Page.captureScreenshot', { ...capture, clip: capture.clip && { ...capture.clip, scale: 1 } });
+  });
   return Buffer.from(data, 'base64');
 }

@@ -11,6 +11,7 @@ import { type RecordingServer, startRecordingServer } from '../helpers/recording
 import { type BuiltPluckCli, buildPluckCli } from '../helpers/pluck-cli.js';
 import { startTestServer, type TestServer } from '../helpers/test-server.js';
 import { startSearxngStandIn } from '../search/search-stand-ins.js';
+import { imageSize } from '../../src/web/image-size.js';
 import { pngSize } from '../web/fixtures.js';
 
 const prose = Array.from({ length: 12 }, (_, i) => `Sentence ${i} of the engine notes has enough words to be the article.`).join(' ');
@@ -100,6 +101,19 @@ describe('MCP at /mcp, driven by the official SDK client', () => {
     const bytes = Buffer.from(image!.data, 'base64');
     expect(pngSize(bytes)).toEqual({ width: 640, height: 400 });
     expect(JSON.parse(textAt(result, 0)).permanentUrl).toMatch(/^http/);
+  });
+
+  it('answers a screenshot at the device scale asked, and says the size of the image sent', async () => {
+    for (const type of ['png', 'webp']) {
+      const viewport = { width: 640, height: 400, deviceScaleFactor: 2 };
+      const result = (await client.callTool({ name: 'screenshot', arguments: { url: `${site.origin}/notes`, viewport, type } })) as CallToolResult;
+      expect(result.isError, JSON.stringify(result)).toBeFalsy();
+      const image = result.content.find((part) => part.type === 'image')!;
+      expect(image.mimeType).toBe(`image/${type}`);
+      const bytes = Buffer.from(image.data, 'base64');
+      expect(imageSize(bytes), type).toEqual({ width: 1280, height: 800 });
+      expect(JSON.parse(textAt(result, 0)).metadata, type).toMatchObject({ width: 1280, height: 800, size: bytes.byteLength });
+    }
   });
 
   it('searches through the configured provider', async () => {
