@@ -14,8 +14,11 @@ const MAX_WAIT_FOR_MS = 5000;
 /** Pluck's own bound on a page load; a longer Firecrawl timeout is cut to it. */
 const MAX_TIMEOUT_MS = 120_000;
 const MAX_AGE_SECONDS = 7 * 24 * 3600;
-/** A phone's screen, for `mobile: true`. */
-const MOBILE_VIEWPORT: Viewport = { width: 390, height: 844, deviceScaleFactor: 1, isMobile: true, hasTouch: true, isLandscape: false };
+/**
+ * A phone's screen, for `mobile: true`: the 390x844 CSS pixels of the phones this size (iPhone
+ * 12 to 15) at their 3 device pixels each, so a screenshot is what such a phone shows: 1170x2532.
+ */
+const MOBILE_VIEWPORT: Viewport = { width: 390, height: 844, deviceScaleFactor: 3, isMobile: true, hasTouch: true, isLandscape: false };
 
 const TEXT_FORMATS = ['markdown', 'html', 'rawHtml', 'links', 'images'] as const;
 /** Firecrawl formats this server does not make, named in the refusal so a caller knows it is not a typo. */
@@ -56,7 +59,7 @@ export function scrapeOptionFields(defaultFormats: string[]) {
       .max(300_000)
       .optional()
       .openapi({ description: `Time for the page to load and settle, ms; cut to ${MAX_TIMEOUT_MS} (and NAVIGATION_TIMEOUT_MAX_MS)` }),
-    mobile: z.boolean().default(false).openapi({ description: 'A phone-sized, touch, mobile viewport (390x844)' }),
+    mobile: z.boolean().default(false).openapi({ description: 'A phone: a touch, mobile viewport of 390x844 CSS pixels at deviceScaleFactor 3 (a screenshot is 1170x2532)' }),
     actions: z
       .array(z.unknown())
       .max(0, 'actions (clicks, typing, scrolling, scripts) are not supported by this server')

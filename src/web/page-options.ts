@@ -79,7 +79,7 @@ export const pageFields = {
     .optional()
     .openapi({
       description:
-        "Keep browser state (cookies, localStorage, IndexedDB, Cache Storage) between this account's requests that name the same session; without it nothing is carried over. A session keeps the device settings (userAgent, viewport scale, mobile) of the request that opened it, lives in the browser's memory, and closes after 10 minutes unused (BROWSER_SESSION_IDLE_MS); answers in a session are never served from the cache",
+        "Keep browser state (cookies, localStorage, IndexedDB, Cache Storage) between this account's requests that name the same session; without it nothing is carried over. A session keeps the device settings (userAgent, viewport scale, mobile) of the request that opened it (a screenshot asking for another deviceScaleFactor or isMobile is refused with 422), lives in the browser's memory, and closes after 10 minutes unused (BROWSER_SESSION_IDLE_MS); answers in a session are never served from the cache",
       example: 'checkout-flow',
     }),
   maxAge: maxAgeField,
@@ -131,8 +131,13 @@ export const viewportSchema = z
   .strictObject({
     width: z.number().int().min(100).max(3840).default(1280),
     height: z.number().int().min(100).max(3840).default(800),
-    deviceScaleFactor: z.number().min(0.5).max(3).default(1),
-    isMobile: z.boolean().default(false),
+    deviceScaleFactor: z
+      .number()
+      .min(0.5)
+      .max(3)
+      .default(1)
+      .openapi({ description: 'Device pixels per CSS pixel: a screenshot is this many times its CSS size (400x300 at 2 is 800x600)' }),
+    isMobile: z.boolean().default(false).openapi({ description: "A phone: the page's meta viewport is honoured, and a page without one is laid out 980 pixels wide and zoomed out" }),
     hasTouch: z.boolean().default(false),
     isLandscape: z.boolean().default(false),
   })

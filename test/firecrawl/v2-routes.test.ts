@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { imageSize } from '../../src/web/image-size.js';
 import { pngSize } from '../web/fixtures.js';
 import { type FirecrawlWorld, startFirecrawlWorld } from './firecrawl-setup.js';
 
@@ -79,11 +80,19 @@ describe('Firecrawl v2 API: the bodies and answers the v2 SDK (Firecrawl class) 
     expect(await world.balance()).toBe(before - price);
   });
 
-  it('takes mobile: true as a phone-sized viewport, and the markdown format by default', async () => {
+  it('takes mobile: true as a phone, 390x844 at 3 device pixels each, and the markdown format by default', async () => {
     const res = await firecrawlPost(world, '/v2/scrape', { url: `${world.site.origin}/second`, formats: ['screenshot'], mobile: true });
     expect(res.status, JSON.stringify(res.body)).toBe(200);
     const png = Buffer.from(await (await fetch(res.body.data.screenshot)).arrayBuffer());
-    expect(pngSize(png).width).toBe(390);
+    expect(pngSize(png)).toEqual({ width: 1170, height: 2532 });
+    // A JPEG of the phone, with the screenshot's own viewport: the phone's scale stays.
+    const jpeg = await firecrawlPost(world, '/v2/scrape', {
+      url: `${world.site.origin}/second`,
+      formats: [{ type: 'screenshot', quality: 70, viewport: { width: 360, height: 640 } }],
+      mobile: true,
+    });
+    expect(jpeg.status, JSON.stringify(jpeg.body)).toBe(200);
+    expect(imageSize(Buffer.from(await (await fetch(jpeg.body.data.screenshot)).arrayBuffer()))).toEqual({ width: 1080, height: 1920 });
     const plain = await firecrawlPost(world, '/v2/scrape', { url: `${world.site.origin}/second` });
     expect(Object.keys(plain.body.data).sort()).toEqual(['markdown', 'metadata']);
     expect(plain.body.data.markdown).toContain('The Analytical Engine');

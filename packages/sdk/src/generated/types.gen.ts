@@ -340,7 +340,7 @@ export type FirecrawlV1CrawlRequest = {
          */
         timeout?: number;
         /**
-         * A phone-sized, touch, mobile viewport (390x844)
+         * A phone: a touch, mobile viewport of 390x844 CSS pixels at deviceScaleFactor 3 (a screenshot is 1170x2532)
          */
         mobile?: boolean;
         /**
@@ -492,7 +492,7 @@ export type FirecrawlBatchScrapeRequest = {
      */
     timeout?: number;
     /**
-     * A phone-sized, touch, mobile viewport (390x844)
+     * A phone: a touch, mobile viewport of 390x844 CSS pixels at deviceScaleFactor 3 (a screenshot is 1170x2532)
      */
     mobile?: boolean;
     /**
@@ -712,7 +712,7 @@ export type FirecrawlCrawlRequest = {
          */
         timeout?: number;
         /**
-         * A phone-sized, touch, mobile viewport (390x844)
+         * A phone: a touch, mobile viewport of 390x844 CSS pixels at deviceScaleFactor 3 (a screenshot is 1170x2532)
          */
         mobile?: boolean;
         /**
@@ -1825,7 +1825,7 @@ export type PostV1WebScreenshotData = {
         }>;
         userAgent?: string;
         /**
-         * Keep browser state (cookies, localStorage, IndexedDB, Cache Storage) between this account's requests that name the same session; without it nothing is carried over. A session keeps the device settings (userAgent, viewport scale, mobile) of the request that opened it, lives in the browser's memory, and closes after 10 minutes unused (BROWSER_SESSION_IDLE_MS); answers in a session are never served from the cache
+         * Keep browser state (cookies, localStorage, IndexedDB, Cache Storage) between this account's requests that name the same session; without it nothing is carried over. A session keeps the device settings (userAgent, viewport scale, mobile) of the request that opened it (a screenshot asking for another deviceScaleFactor or isMobile is refused with 422), lives in the browser's memory, and closes after 10 minutes unused (BROWSER_SESSION_IDLE_MS); answers in a session are never served from the cache
          */
         session?: string;
         /**
@@ -1855,7 +1855,13 @@ export type PostV1WebScreenshotData = {
         viewport?: {
             width?: number;
             height?: number;
+            /**
+             * Device pixels per CSS pixel: a screenshot is this many times its CSS size (400x300 at 2 is 800x600)
+             */
             deviceScaleFactor?: number;
+            /**
+             * A phone: the page's meta viewport is honoured, and a page without one is laid out 980 pixels wide and zoomed out
+             */
             isMobile?: boolean;
             hasTouch?: boolean;
             isLandscape?: boolean;
@@ -1972,7 +1978,7 @@ export type PostV1WebPdfData = {
         }>;
         userAgent?: string;
         /**
-         * Keep browser state (cookies, localStorage, IndexedDB, Cache Storage) between this account's requests that name the same session; without it nothing is carried over. A session keeps the device settings (userAgent, viewport scale, mobile) of the request that opened it, lives in the browser's memory, and closes after 10 minutes unused (BROWSER_SESSION_IDLE_MS); answers in a session are never served from the cache
+         * Keep browser state (cookies, localStorage, IndexedDB, Cache Storage) between this account's requests that name the same session; without it nothing is carried over. A session keeps the device settings (userAgent, viewport scale, mobile) of the request that opened it (a screenshot asking for another deviceScaleFactor or isMobile is refused with 422), lives in the browser's memory, and closes after 10 minutes unused (BROWSER_SESSION_IDLE_MS); answers in a session are never served from the cache
          */
         session?: string;
         /**
@@ -2116,7 +2122,7 @@ export type PostV1WebContentData = {
         }>;
         userAgent?: string;
         /**
-         * Keep browser state (cookies, localStorage, IndexedDB, Cache Storage) between this account's requests that name the same session; without it nothing is carried over. A session keeps the device settings (userAgent, viewport scale, mobile) of the request that opened it, lives in the browser's memory, and closes after 10 minutes unused (BROWSER_SESSION_IDLE_MS); answers in a session are never served from the cache
+         * Keep browser state (cookies, localStorage, IndexedDB, Cache Storage) between this account's requests that name the same session; without it nothing is carried over. A session keeps the device settings (userAgent, viewport scale, mobile) of the request that opened it (a screenshot asking for another deviceScaleFactor or isMobile is refused with 422), lives in the browser's memory, and closes after 10 minutes unused (BROWSER_SESSION_IDLE_MS); answers in a session are never served from the cache
          */
         session?: string;
         /**
@@ -2279,7 +2285,7 @@ export type PostV1WebMarkdownData = {
         }>;
         userAgent?: string;
         /**
-         * Keep browser state (cookies, localStorage, IndexedDB, Cache Storage) between this account's requests that name the same session; without it nothing is carried over. A session keeps the device settings (userAgent, viewport scale, mobile) of the request that opened it, lives in the browser's memory, and closes after 10 minutes unused (BROWSER_SESSION_IDLE_MS); answers in a session are never served from the cache
+         * Keep browser state (cookies, localStorage, IndexedDB, Cache Storage) between this account's requests that name the same session; without it nothing is carried over. A session keeps the device settings (userAgent, viewport scale, mobile) of the request that opened it (a screenshot asking for another deviceScaleFactor or isMobile is refused with 422), lives in the browser's memory, and closes after 10 minutes unused (BROWSER_SESSION_IDLE_MS); answers in a session are never served from the cache
          */
         session?: string;
         /**
@@ -2455,7 +2461,7 @@ export type PostV1WebLinksData = {
         }>;
         userAgent?: string;
         /**
-         * Keep browser state (cookies, localStorage, IndexedDB, Cache Storage) between this account's requests that name the same session; without it nothing is carried over. A session keeps the device settings (userAgent, viewport scale, mobile) of the request that opened it, lives in the browser's memory, and closes after 10 minutes unused (BROWSER_SESSION_IDLE_MS); answers in a session are never served from the cache
+         * Keep browser state (cookies, localStorage, IndexedDB, Cache Storage) between this account's requests that name the same session; without it nothing is carried over. A session keeps the device settings (userAgent, viewport scale, mobile) of the request that opened it (a screenshot asking for another deviceScaleFactor or isMobile is refused with 422), lives in the browser's memory, and closes after 10 minutes unused (BROWSER_SESSION_IDLE_MS); answers in a session are never served from the cache
          */
         session?: string;
         /**
@@ -2619,7 +2625,7 @@ export type PostV1WebPageData = {
         }>;
         userAgent?: string;
         /**
-         * Keep browser state (cookies, localStorage, IndexedDB, Cache Storage) between this account's requests that name the same session; without it nothing is carried over. A session keeps the device settings (userAgent, viewport scale, mobile) of the request that opened it, lives in the browser's memory, and closes after 10 minutes unused (BROWSER_SESSION_IDLE_MS); answers in a session are never served from the cache
+         * Keep browser state (cookies, localStorage, IndexedDB, Cache Storage) between this account's requests that name the same session; without it nothing is carried over. A session keeps the device settings (userAgent, viewport scale, mobile) of the request that opened it (a screenshot asking for another deviceScaleFactor or isMobile is refused with 422), lives in the browser's memory, and closes after 10 minutes unused (BROWSER_SESSION_IDLE_MS); answers in a session are never served from the cache
          */
         session?: string;
         /**
@@ -2641,7 +2647,13 @@ export type PostV1WebPageData = {
         viewport?: {
             width?: number;
             height?: number;
+            /**
+             * Device pixels per CSS pixel: a screenshot is this many times its CSS size (400x300 at 2 is 800x600)
+             */
             deviceScaleFactor?: number;
+            /**
+             * A phone: the page's meta viewport is honoured, and a page without one is laid out 980 pixels wide and zoomed out
+             */
             isMobile?: boolean;
             hasTouch?: boolean;
             isLandscape?: boolean;
@@ -3043,7 +3055,7 @@ export type PostV1WebScrapeData = {
         }>;
         userAgent?: string;
         /**
-         * Keep browser state (cookies, localStorage, IndexedDB, Cache Storage) between this account's requests that name the same session; without it nothing is carried over. A session keeps the device settings (userAgent, viewport scale, mobile) of the request that opened it, lives in the browser's memory, and closes after 10 minutes unused (BROWSER_SESSION_IDLE_MS); answers in a session are never served from the cache
+         * Keep browser state (cookies, localStorage, IndexedDB, Cache Storage) between this account's requests that name the same session; without it nothing is carried over. A session keeps the device settings (userAgent, viewport scale, mobile) of the request that opened it (a screenshot asking for another deviceScaleFactor or isMobile is refused with 422), lives in the browser's memory, and closes after 10 minutes unused (BROWSER_SESSION_IDLE_MS); answers in a session are never served from the cache
          */
         session?: string;
         /**
@@ -3226,7 +3238,7 @@ export type PostV1WebAiExtractData = {
         }>;
         userAgent?: string;
         /**
-         * Keep browser state (cookies, localStorage, IndexedDB, Cache Storage) between this account's requests that name the same session; without it nothing is carried over. A session keeps the device settings (userAgent, viewport scale, mobile) of the request that opened it, lives in the browser's memory, and closes after 10 minutes unused (BROWSER_SESSION_IDLE_MS); answers in a session are never served from the cache
+         * Keep browser state (cookies, localStorage, IndexedDB, Cache Storage) between this account's requests that name the same session; without it nothing is carried over. A session keeps the device settings (userAgent, viewport scale, mobile) of the request that opened it (a screenshot asking for another deviceScaleFactor or isMobile is refused with 422), lives in the browser's memory, and closes after 10 minutes unused (BROWSER_SESSION_IDLE_MS); answers in a session are never served from the cache
          */
         session?: string;
         /**
@@ -3831,7 +3843,7 @@ export type PostV1JobsBatchData = {
         }>;
         userAgent?: string;
         /**
-         * Keep browser state (cookies, localStorage, IndexedDB, Cache Storage) between this account's requests that name the same session; without it nothing is carried over. A session keeps the device settings (userAgent, viewport scale, mobile) of the request that opened it, lives in the browser's memory, and closes after 10 minutes unused (BROWSER_SESSION_IDLE_MS); answers in a session are never served from the cache
+         * Keep browser state (cookies, localStorage, IndexedDB, Cache Storage) between this account's requests that name the same session; without it nothing is carried over. A session keeps the device settings (userAgent, viewport scale, mobile) of the request that opened it (a screenshot asking for another deviceScaleFactor or isMobile is refused with 422), lives in the browser's memory, and closes after 10 minutes unused (BROWSER_SESSION_IDLE_MS); answers in a session are never served from the cache
          */
         session?: string;
         /**
@@ -3853,7 +3865,13 @@ export type PostV1JobsBatchData = {
         viewport?: {
             width?: number;
             height?: number;
+            /**
+             * Device pixels per CSS pixel: a screenshot is this many times its CSS size (400x300 at 2 is 800x600)
+             */
             deviceScaleFactor?: number;
+            /**
+             * A phone: the page's meta viewport is honoured, and a page without one is laid out 980 pixels wide and zoomed out
+             */
             isMobile?: boolean;
             hasTouch?: boolean;
             isLandscape?: boolean;
@@ -4053,7 +4071,7 @@ export type PostV1JobsCrawlData = {
         }>;
         userAgent?: string;
         /**
-         * Keep browser state (cookies, localStorage, IndexedDB, Cache Storage) between this account's requests that name the same session; without it nothing is carried over. A session keeps the device settings (userAgent, viewport scale, mobile) of the request that opened it, lives in the browser's memory, and closes after 10 minutes unused (BROWSER_SESSION_IDLE_MS); answers in a session are never served from the cache
+         * Keep browser state (cookies, localStorage, IndexedDB, Cache Storage) between this account's requests that name the same session; without it nothing is carried over. A session keeps the device settings (userAgent, viewport scale, mobile) of the request that opened it (a screenshot asking for another deviceScaleFactor or isMobile is refused with 422), lives in the browser's memory, and closes after 10 minutes unused (BROWSER_SESSION_IDLE_MS); answers in a session are never served from the cache
          */
         session?: string;
         /**
@@ -4075,7 +4093,13 @@ export type PostV1JobsCrawlData = {
         viewport?: {
             width?: number;
             height?: number;
+            /**
+             * Device pixels per CSS pixel: a screenshot is this many times its CSS size (400x300 at 2 is 800x600)
+             */
             deviceScaleFactor?: number;
+            /**
+             * A phone: the page's meta viewport is honoured, and a page without one is laid out 980 pixels wide and zoomed out
+             */
             isMobile?: boolean;
             hasTouch?: boolean;
             isLandscape?: boolean;
@@ -4538,7 +4562,7 @@ export type PostV1ScrapeData = {
          */
         timeout?: number;
         /**
-         * A phone-sized, touch, mobile viewport (390x844)
+         * A phone: a touch, mobile viewport of 390x844 CSS pixels at deviceScaleFactor 3 (a screenshot is 1170x2532)
          */
         mobile?: boolean;
         /**
@@ -4689,7 +4713,7 @@ export type PostV1SearchData = {
              */
             timeout?: number;
             /**
-             * A phone-sized, touch, mobile viewport (390x844)
+             * A phone: a touch, mobile viewport of 390x844 CSS pixels at deviceScaleFactor 3 (a screenshot is 1170x2532)
              */
             mobile?: boolean;
             /**
@@ -4831,7 +4855,7 @@ export type PostV2ScrapeData = {
          */
         timeout?: number;
         /**
-         * A phone-sized, touch, mobile viewport (390x844)
+         * A phone: a touch, mobile viewport of 390x844 CSS pixels at deviceScaleFactor 3 (a screenshot is 1170x2532)
          */
         mobile?: boolean;
         /**
@@ -4982,7 +5006,7 @@ export type PostV2SearchData = {
              */
             timeout?: number;
             /**
-             * A phone-sized, touch, mobile viewport (390x844)
+             * A phone: a touch, mobile viewport of 390x844 CSS pixels at deviceScaleFactor 3 (a screenshot is 1170x2532)
              */
             mobile?: boolean;
             /**
