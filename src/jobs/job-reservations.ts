@@ -72,33 +72,29 @@ export class JobReservations {
 
   /** In the transaction that ends a runner's hold on the job: every reservation of the job still held, given back. */
   async refundHeld(trx: Trx, jobId: string): Promise<void> {
+    await this.refundReserved(trx, 'job_id', jobId);
+  }
+
+  /** One attempt's reservation given back if it is still held: a page given up at the job's page timeout, once its work has ended. */
+  async refund(attemptId: string): Promise<void> {
+    await this.db.transaction().execute((trx) => this.refundReserved(trx, 'id', attemptId));
+  }
+
+  async deleteOf(trx: Trx, jobIds: string[]): Promise<void> {
+    await trx.deleteFrom('job_reservation').where('job_id', 'in', jobIds).execute();
+  }
+
+  /** Marks the reservations still held that `column` picks refunded, and refunds each (the update picks each once, whoever races for it). */
+  private async refundReserved(trx: Trx, column: 'id' | 'job_id', value: string): Promise<void> {
     const held = await trx
       .updateTable('job_reservation')
       .set({ state: 'refunded' })
-      .where('job_id', '=', jobId)
+      .where(column, '=', value)
       .where('state', '=', 'reserved')
       .returning(['user_id', 'amount', 'reason', 'request_id'])
       .execute();
     for (const row of held) {
       await this.credits.refundWithin(trx, { userId: row.user_id, amount: Number(row.amount), reason: row.reason, requestId: row.request_id });
     }
-  }
-
-  /** One attempt's reservation given back if it is still held: a page given up at the job's page timeout, once its work has ended. */
-  async refund(attemptId: string): Promise<void> {
-    await this.db.transaction().execute(async (trx) => {
-      const row = await trx
-        .updateTable('job_reservation')
-        .set({ state: 'refunded' })
-        .where('id', '=', attemptId)
-        .where('state', '=', 'reserved')
-        .returning(['user_id', 'amount', 'reason', 'request_id'])
-        .executeTakeFirst();
-      if (row) await this.credits.refundWithin(trx, { userId: row.user_id, amount: Number(row.amount), reason: row.reason, requestId: row.request_id });
-    });
-  }
-
-  async deleteOf(trx: Trx, jobIds: string[]): Promise<void> {
-    await trx.deleteFrom('job_reservation').where('job_id', 'in', jobIds).execute();
   }
 }

@@ -273,8 +273,9 @@ export class JobStore {
 
   /**
    * Writes a finished page: its result (and the refused links') under the next ordinals, its
-   * task done, the URLs it led to, and the counters, in one transaction; only while `owner`
-   * holds the job (LeaseLost otherwise, and nothing is written).
+   * task done, the URLs it led to, the counters and the page's reservation committed, in one
+   * transaction; only while `owner` holds the job (LeaseLost otherwise, and nothing is written).
+   * Answers the credits the page was charged.
    */
   async recordPage(jobId: string, owner: string, firstOrdinal: number, outcome: PageOutcome, now: string): Promise<number> {
     return this.db.transaction().execute(async (trx) => {
