@@ -1,6 +1,6 @@
 import type { Principal } from '../auth/principal.js';
 import type { AccountService } from './account.service.js';
-import type { CreditStore } from './credits.js';
+import type { CreditStore, ReservationKeeper } from './credits.js';
 
 export interface ChargeRequest {
   principal: Principal;
@@ -9,6 +9,8 @@ export interface ChargeRequest {
   /** Ledger reason, e.g. `web:screenshot`. */
   operation: string;
   requestId: string;
+  /** Holds the reservation as a record until the work is recorded (a job's page); see ReservationKeeper. */
+  reservations?: ReservationKeeper;
 }
 
 /** Billable work whose result may turn out not to be worth charging for (an empty page). */
@@ -30,7 +32,7 @@ export class Billing {
     private readonly accounts: AccountService,
   ) {}
 
-  async run<T>({ principal, cost, operation, requestId, isFree, chargesFailure }: ChargedWork<T>, work: () => Promise<T>): Promise<T> {
+  async run<T>({ principal, cost, operation, requestId, reservations, isFree, chargesFailure }: ChargedWork<T>, work: () => Promise<T>): Promise<T> {
     if (cost <= 0) return work();
     const reservation = await this.credits.reserve(
       principal.userId,
@@ -38,6 +40,7 @@ export class Billing {
       operation,
       requestId,
       this.accounts.grantFor(principal.user.plan),
+      reservations,
     );
     let result: T;
     try {

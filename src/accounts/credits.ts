@@ -13,6 +13,21 @@ export interface CreditReservation {
   amount: number;
   reason: string;
   requestId: string;
+  /** Holds the reservation as a record of its own until its work is recorded (a job's page); absent for a request's. */
+  keeper?: ReservationKeeper;
+}
+
+/**
+ * Keeps a reservation as a record, from the debit until the work it pays for is recorded, for
+ * work that may outlive the process that reserved it (a job's page: src/jobs/job-reservations.ts).
+ * The record changes state once, reserved -> committed or reserved -> refunded, so a reservation
+ * is never both kept and refunded, nor refunded twice, whoever settles it.
+ */
+export interface ReservationKeeper {
+  /** In the debit's transaction, before the debit: writes the record, or throws to refuse the reservation (nothing is taken). */
+  keep(trx: Transaction<Database>, reservation: CreditReservation): Promise<void>;
+  /** In the refund's transaction: marks the record refunded; false when it was settled already, and nothing is refunded. */
+  release(trx: Transaction<Database>, reservation: CreditReservation): Promise<boolean>;
 }
 
 type Executor = Kysely<Database> | Transaction<Database>;
@@ -74,16 +89,24 @@ export class CreditStore {
     return row && { balance: Number(row.balance), lastRefill: row.last_refill };
   }
 
-  /** Debits `amount` or throws 402 INSUFFICIENT_CREDITS; nothing is taken in that case. */
+  /**
+   * Debits `amount` or throws 402 INSUFFICIENT_CREDITS; nothing is taken in that case. With a
+   * `keeper`, the reservation's record is written in the same transaction, or nothing is taken.
+   */
   async reserve(
     userId: string,
     amount: number,
     reason: string,
     requestId: string,
     monthlyGrant: number,
+    keeper?: ReservationKeeper,
   ): Promise<CreditReservation> {
     await this.refillIfDue(userId, monthlyGrant, requestId);
-    const debited = await this.db.transaction().execute(async (trx) => {
+    const reservation: CreditReservation = { userId, amount, reason, requestId, ...(keeper ? { keeper } : {}) };
+    await this.db.transaction().execute(async (trx) => {
+      // The keeper first: when it refuses, nothing was debited; and it takes its locks (a job's
+      // row) before the balance's, in the order a job's takeover takes them to refund.
+      await keeper?.keep(trx, reservation);
       const row = await trx
         .updateTable('credit_balance')
         .set({ balance: sql`balance - ${amount}`, updated_at: this.now().toISOString() })
@@ -91,19 +114,27 @@ export class CreditStore {
         .where('balance', '>=', amount)
         .returning('balance')
         .executeTakeFirst();
-      if (!row) return false;
+      if (!row) throw new AppError('INSUFFICIENT_CREDITS', `This operation costs ${amount} credits and your balance is too low`);
       await this.writeLedger(trx, userId, -amount, Number(row.balance), reason, requestId);
-      return true;
     });
-    if (!debited) {
-      throw new AppError('INSUFFICIENT_CREDITS', `This operation costs ${amount} credits and your balance is too low`);
-    }
-    return { userId, amount, reason, requestId };
+    return reservation;
   }
 
-  /** Gives a reservation back, with its own ledger row. */
+  /** Gives a reservation back, with its own ledger row; a kept one only if its record was not settled already. */
   async refund(reservation: CreditReservation): Promise<void> {
-    await this.credit(reservation.userId, reservation.amount, `refund:${reservation.reason}`, reservation.requestId);
+    const { keeper } = reservation;
+    if (!keeper) {
+      await this.credit(reservation.userId, reservation.amount, `refund:${reservation.reason}`, reservation.requestId);
+      return;
+    }
+    await this.db.transaction().execute(async (trx) => {
+      if (await keeper.release(trx, reservation)) await this.refundWithin(trx, reservation);
+    });
+  }
+
+  /** Gives a reservation back inside the caller's transaction: a keeper settling the records it holds. */
+  async refundWithin(trx: Transaction<Database>, reservation: Omit<CreditReservation, 'keeper'>): Promise<void> {
+    await this.creditWithin(trx, reservation.userId, reservation.amount, `refund:${reservation.reason}`, reservation.requestId);
   }
 
   /** Raises the balance to `target` if it is below; used when a plan is upgraded. */
@@ -142,16 +173,18 @@ export class CreditStore {
   }
 
   private async credit(userId: string, amount: number, reason: string, requestId: string | null): Promise<number> {
-    return this.db.transaction().execute(async (trx) => {
-      const row = await trx
-        .updateTable('credit_balance')
-        .set({ balance: sql`balance + ${amount}`, updated_at: this.now().toISOString() })
-        .where('user_id', '=', userId)
-        .returning('balance')
-        .executeTakeFirst();
-      if (row) await this.writeLedger(trx, userId, amount, Number(row.balance), reason, requestId);
-      return Number(row?.balance ?? 0);
-    });
+    return this.db.transaction().execute((trx) => this.creditWithin(trx, userId, amount, reason, requestId));
+  }
+
+  private async creditWithin(trx: Transaction<Database>, userId: string, amount: number, reason: string, requestId: string | null): Promise<number> {
+    const row = await trx
+      .updateTable('credit_balance')
+      .set({ balance: sql`balance + ${amount}`, updated_at: this.now().toISOString() })
+      .where('user_id', '=', userId)
+      .returning('balance')
+      .executeTakeFirst();
+    if (row) await this.writeLedger(trx, userId, amount, Number(row.balance), reason, requestId);
+    return Number(row?.balance ?? 0);
   }
 
   /**

@@ -8,6 +8,7 @@ import type { Metrics } from '../metrics/metrics.js';
 import { takeConcurrencySlot } from '../limits/concurrency-slot.js';
 import { AppError } from '../http/errors.js';
 import type { Billing } from './billing.js';
+import type { ReservationKeeper } from './credits.js';
 
 export interface MeteredDeps {
   config: Config;
@@ -30,6 +31,8 @@ export interface MeteredRequest<T> {
   isFree?: (value: T) => boolean;
   /** A failure charged all the same (it answers with X-Credits-Cost); every other failure is refunded. */
   chargesFailure?: (error: unknown) => boolean;
+  /** Holds the reservation as a record until the result is recorded (a job's page); see ReservationKeeper. */
+  reservations?: ReservationKeeper;
 }
 
 export interface MeteredResult<T> {
@@ -57,8 +60,8 @@ export async function runMetered<T>(deps: MeteredDeps, request: MeteredRequest<T
       log,
       shouldStore: (value: T) => (request.cache.shouldStore?.(value) ?? true) && !isFree?.(value),
     };
-    const { chargesFailure } = request;
-    const charged = { principal, cost, operation, requestId, isFree: isFree && (({ value }: { value: T }) => isFree(value)), chargesFailure };
+    const { chargesFailure, reservations } = request;
+    const charged = { principal, cost, operation, requestId, reservations, isFree: isFree && (({ value }: { value: T }) => isFree(value)), chargesFailure };
     const { value, cache } = await deps.billing.run(charged, () => readThrough(lookup, produce)).catch((error: unknown) => {
       if (error instanceof AppError && cost > 0 && chargesFailure?.(error)) error.headers['X-Credits-Cost'] = String(cost);
       throw error;

@@ -135,6 +135,27 @@ function migrationsFor(dialect: DialectName): Record<string, Migration> {
         .execute();
     },
   },
+  '0007_job_reservations': {
+    async up(db: Kysely<unknown>) {
+      // The credits each attempt at a job's page reserved, from the debit until the page is
+      // recorded (committed) or they are given back (refunded). A runner that dies with pages in
+      // flight leaves them reserved here, for whoever ends its hold on the job to refund.
+      await db.schema
+        .createTable('job_reservation')
+        .addColumn('id', 'varchar(64)', (col) => col.primaryKey())
+        .addColumn('job_id', 'varchar(64)', (col) => col.notNull())
+        .addColumn('task_seq', 'integer')
+        .addColumn('owner', 'varchar(64)', (col) => col.notNull())
+        .addColumn('user_id', 'varchar(64)', (col) => col.notNull())
+        .addColumn('amount', 'integer', (col) => col.notNull())
+        .addColumn('reason', 'varchar(64)', (col) => col.notNull())
+        .addColumn('request_id', 'varchar(64)', (col) => col.notNull())
+        .addColumn('state', 'varchar(16)', (col) => col.notNull())
+        .addColumn('created_at', 'varchar(32)', (col) => col.notNull())
+        .execute();
+      await db.schema.createIndex('job_reservation_state_idx').on('job_reservation').columns(['job_id', 'state']).execute();
+    },
+  },
   };
 }
 

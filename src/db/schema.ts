@@ -17,6 +17,7 @@ export interface Database {
   job: JobTable;
   job_task: JobTaskTable;
   job_result: JobResultTable;
+  job_reservation: JobReservationTable;
 }
 
 export interface UserTable {
@@ -155,5 +156,23 @@ export interface JobResultTable {
   error_code: string | null;
   error_message: string | null;
   credits: number;
+  created_at: string;
+}
+
+/** The credits one attempt at a job's page reserved, until the page is recorded or they are given back (src/jobs/job-reservations.ts). */
+export interface JobReservationTable {
+  /** The attempt's own id. */
+  id: string;
+  job_id: string;
+  /** The page's task; null for a map's start page. */
+  task_seq: number | null;
+  /** The runner that reserved them. */
+  owner: string;
+  user_id: string;
+  amount: number;
+  /** The ledger reason of the debit (the refund's is `refund:` and it). */
+  reason: string;
+  request_id: string;
+  state: 'reserved' | 'committed' | 'refunded';
   created_at: string;
 }

@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto';
 import type { Logger } from 'pino';
 import type { Caller } from '../accounts/caller.js';
 import type { Principal } from '../auth/principal.js';
@@ -10,7 +11,7 @@ import type { PageOperations } from '../web/page-operations.js';
 import { pageData } from '../web/page-formats.routes.js';
 import { compilePatterns, isInScope, normaliseUrl, type ScopeRules, siteOf, urlKey } from './crawl-urls.js';
 import type { CrawlSpec, JobEvent, JobOptions, ScrapeSpec } from './job-options.js';
-import { type JobRow, type JobStore, LeaseLost, type NewResult, type NewTask } from './job-store.js';
+import { type JobRow, type JobStore, LeaseLost, type NewResult, type NewTask, type PageOutcome } from './job-store.js';
 import { ALLOW_EVERYTHING, type RobotsRules } from './robots.js';
 import type { SiteDiscovery } from './site-discovery.js';
 import type { Semaphore } from './semaphore.js';
@@ -162,7 +163,7 @@ export class JobRun {
         if (this.signal.aborted) return;
         const release = await this.deps.pageSlots.acquire(this.signal);
         try {
-          loaded = await this.loadPage(options.scrape, task.url, options.kind === 'crawl');
+          loaded = await this.loadPage(options.scrape, task, options.kind === 'crawl');
         } finally {
           release();
         }
@@ -175,8 +176,8 @@ export class JobRun {
         if (loaded.finalUrl) this.known.add(urlKey(loaded.finalUrl));
         await this.consider(loaded.links, task.depth + 1, options.crawl, discovered, refused);
       }
-      await this.write({ taskSeq: task.seq, results: [loaded.result, ...refused], discovered });
-      const { status, errorCode, errorMessage, credits } = loaded.result;
+      const credits = await this.write({ taskSeq: task.seq, attempt: loaded.attempt, results: [loaded.result, ...refused], discovered });
+      const { status, errorCode, errorMessage } = loaded.result;
       this.deps.emit(this.job, 'page', { url: task.url, status, creditsCost: credits, ...(errorCode ? { error: { code: errorCode, message: errorMessage } } : {}) });
     } catch (error) {
       if (error instanceof JobFailure) this.fatal ??= error;
@@ -219,22 +220,34 @@ export class JobRun {
     return endTurn;
   }
 
-  /** One page through the same pipeline as POST /v1/web/page, with retries for passing failures. */
-  private async loadPage(scrape: ScrapeSpec, url: string, withLinks: boolean): Promise<{ result: NewResult; links?: string[]; finalUrl?: string }> {
+  /**
+   * One page through the same pipeline as POST /v1/web/page, with retries for passing failures.
+   * Answers the result with the attempt whose reservation the result's record commits.
+   */
+  private async loadPage(
+    scrape: ScrapeSpec,
+    task: { seq: number; url: string },
+    withLinks: boolean,
+  ): Promise<{ result: NewResult; attempt?: string; links?: string[]; finalUrl?: string }> {
     const { config, pages } = this.deps;
+    const { url } = task;
     const outputs: OutputRequest = withLinks ? { ...scrape.outputs, links: true } : scrape.outputs;
     const waitForSlotsUntil = Date.now() + config.pageTimeoutMs;
     for (let attempt = 1; ; attempt += 1) {
       const timeout = AbortSignal.timeout(config.pageTimeoutMs);
-      const caller: Caller = { principal: this.principal, requestId: this.job.id, log: this.log, signal: AbortSignal.any([this.signal, timeout]) };
+      const { caller, attemptId } = this.pageCaller(task.seq, AbortSignal.any([this.signal, timeout]));
+      const work = pages.page(caller, { ...scrape.page, url }, outputs, scrape.viewport);
       try {
-        const run = await withDeadline(pages.page(caller, { ...scrape.page, url }, outputs, scrape.viewport), caller.signal!);
+        const run = await withDeadline(work, caller.signal!);
         const data = await pageData(pages, run, false);
         if (!scrape.outputs.links) delete data.links;
         const finalUrl = normaliseUrl(run.result.metadata.finalUrl);
-        return { result: { url, status: 'completed', data, credits: run.creditsCost }, links: run.result.outputs.links, finalUrl };
+        return { result: { url, status: 'completed', data, credits: run.creditsCost }, attempt: attemptId, links: run.result.outputs.links, finalUrl };
       } catch (error) {
-        if (this.signal.aborted) throw new LeaseLost(this.job.id);
+        // Given up at the job's page timeout, the work may still end later, and keep what it
+        // reserved: the page is recorded without charge, so that is given back once it ends.
+        if (timeout.aborted) this.refundWhenEnded(work, attemptId, url);
+        if (this.signal.aborted || error instanceof LeaseLost) throw new LeaseLost(this.job.id);
         const failure = describe(error, timeout.aborted, config.pageTimeoutMs);
         if (FATAL.has(failure.code)) throw new JobFailure(failure.code, failure.message);
         // The owner's slots are all taken (their requests, or their other jobs): wait for one,
@@ -249,9 +262,27 @@ export class JobRun {
           continue;
         }
         if (failure.code === 'INTERNAL_ERROR') this.log.error({ err: error, url }, 'job page failed');
-        return { result: { url, status: 'failed', errorCode: failure.code, errorMessage: failure.message, credits: failure.credits } };
+        const result: NewResult = { url, status: 'failed', errorCode: failure.code, errorMessage: failure.message, credits: failure.credits };
+        return timeout.aborted ? { result } : { result, attempt: attemptId };
       }
     }
+  }
+
+  private refundWhenEnded(work: Promise<unknown>, attemptId: string, url: string): void {
+    void work
+      .then(noop, noop)
+      .then(() => this.deps.store.refundAttempt(attemptId))
+      .catch((error: unknown) => this.log.warn({ err: error, url }, 'job page refund failed'));
+  }
+
+  /**
+   * The job's owner as a page's caller, for one attempt: the credits it reserves are held under
+   * the attempt's id until its result is recorded, and only while this runner holds the job.
+   */
+  private pageCaller(taskSeq: number | null, signal: AbortSignal): { caller: Caller; attemptId: string } {
+    const attemptId = randomUUID();
+    const reservations = this.deps.store.reservationKeeper({ id: attemptId, jobId: this.job.id, owner: this.owner, taskSeq, startedAt: this.iso() });
+    return { caller: { principal: this.principal, requestId: this.job.id, log: this.log, signal, reservations }, attemptId };
   }
 
   /** Map: the site's URLs from its sitemaps and the start page's links, no page scraped but the first. */
@@ -259,16 +290,16 @@ export class JobRun {
     const start = normaliseUrl(crawl.url)!;
     const origin = new URL(start).origin;
     const found: string[] = [start];
-    let credits = 0;
+    let attempt: string | undefined;
     if (crawl.sitemap !== 'skip') {
       const robots = await this.robotsOf(origin, true);
       found.push(...(await this.deps.discovery.sitemapUrls(origin, robots, crawl.limit * 2, this.signal)));
     }
     if (crawl.sitemap !== 'only') {
-      const caller: Caller = { principal: this.principal, requestId: this.job.id, log: this.log, signal: this.signal };
+      const { caller, attemptId } = this.pageCaller(null, this.signal);
       try {
         const run = await this.deps.pages.page(caller, { url: start, waitTime: 0 }, { links: true });
-        credits = run.creditsCost;
+        attempt = attemptId;
         found.push(...(run.result.outputs.links ?? []));
       } catch (error) {
         const failure = describe(error, false, this.deps.config.pageTimeoutMs);
@@ -277,7 +308,7 @@ export class JobRun {
     }
     const discovered: NewTask[] = [];
     await this.consider(found, 0, crawl, discovered, []);
-    await this.deps.store.recordUrls(this.job.id, this.owner, discovered.map((task) => task.url), credits, this.iso());
+    await this.deps.store.recordUrls(this.job.id, this.owner, discovered.map((task) => task.url), attempt, this.iso());
   }
 
   /**
@@ -340,12 +371,13 @@ export class JobRun {
     return refusal;
   }
 
-  private async write(outcome: { taskSeq?: number; results: NewResult[]; discovered: NewTask[]; seeded?: boolean }): Promise<void> {
+  /** Records a page (or the seeding); answers the credits the page was charged. */
+  private async write(outcome: Omit<PageOutcome, 'firstSeq'>): Promise<number> {
     const firstOrdinal = this.ordinal + 1;
     this.ordinal += outcome.results.length;
     const firstSeq = this.nextSeq;
     this.nextSeq += outcome.discovered.length;
-    await this.deps.store.recordPage(this.job.id, this.owner, firstOrdinal, { ...outcome, firstSeq }, this.iso());
+    return this.deps.store.recordPage(this.job.id, this.owner, firstOrdinal, { ...outcome, firstSeq }, this.iso());
   }
 
   private iso(): string {
@@ -359,6 +391,8 @@ function describe(error: unknown, timedOut: boolean, timeoutMs: number): { code:
   if (error instanceof AppError) return { code: error.code, message: error.message, credits: Number(error.headers['X-Credits-Cost'] ?? 0) };
   return { code: 'INTERNAL_ERROR', message: 'The page could not be processed', credits: 0 };
 }
+
+function noop(): void {}
 
 /** Rejects when `signal` aborts, even if the work does not notice it. */
 function withDeadline<T>(work: Promise<T>, signal: AbortSignal): Promise<T> {

@@ -1,5 +1,7 @@
 import type { ExpressionBuilder, Kysely, Transaction, UpdateObject } from 'kysely';
+import type { CreditStore, ReservationKeeper } from '../accounts/credits.js';
 import type { Database, JobKind, JobStatus, JobTable } from '../db/schema.js';
+import { JobReservations, type PageAttempt } from './job-reservations.js';
 
 export type JobRow = JobTable;
 
@@ -32,6 +34,12 @@ export interface PageOutcome {
   firstSeq: number;
   /** Seeding: the crawl's first tasks are in. */
   seeded?: boolean;
+  /**
+   * The attempt whose answer the page's result is: its reservation is committed with the result,
+   * and the result's credits are what that reservation held. Absent for an answer the job gave
+   * itself (its page timeout): the result's own credits stand.
+   */
+  attempt?: string;
 }
 
 /** Thrown when a runner writes for a job it no longer holds (its lease lapsed, or the job was cancelled). */
@@ -44,9 +52,16 @@ export class LeaseLost extends Error {
 
 const OPEN: JobStatus[] = ['queued', 'active'];
 
-/** The jobs tables (job, job_task, job_result); the one place that writes them. */
+/** The jobs tables (job, job_task, job_result, job_reservation); the one place that writes them. */
 export class JobStore {
-  constructor(private readonly db: Kysely<Database>) {}
+  private readonly reservations: JobReservations;
+
+  constructor(
+    private readonly db: Kysely<Database>,
+    credits: CreditStore,
+  ) {
+    this.reservations = new JobReservations(db, credits);
+  }
 
   async create(job: Pick<JobRow, 'id' | 'user_id' | 'kind' | 'options' | 'webhook' | 'created_at'>, tasks: NewTask[]): Promise<void> {
     await this.db.transaction().execute(async (trx) => {
@@ -122,16 +137,20 @@ export class JobStore {
       .execute();
   }
 
-  /** Ends an open job as cancelled; its runner notices at its next heartbeat or write. */
+  /**
+   * Ends an open job as cancelled; its runner notices at its next heartbeat or write. The credits
+   * of its pages in flight are given back: none of them can be recorded any more.
+   */
   async cancel(id: string, userId: string, now: string, expiresAt: string): Promise<boolean> {
-    const result = await this.db
-      .updateTable('job')
-      .set({ status: 'cancelled', finished_at: now, expires_at: expiresAt, lease_owner: null, lease_expires_at: null })
-      .where('id', '=', id)
-      .where('user_id', '=', userId)
-      .where('status', 'in', OPEN)
-      .executeTakeFirst();
-    return Number(result.numUpdatedRows) === 1;
+    return this.endHold(id, (db) =>
+      db
+        .updateTable('job')
+        .set({ status: 'cancelled', finished_at: now, expires_at: expiresAt, lease_owner: null, lease_expires_at: null })
+        .where('id', '=', id)
+        .where('user_id', '=', userId)
+        .where('status', 'in', OPEN)
+        .executeTakeFirst(),
+    );
   }
 
   /**
@@ -156,15 +175,21 @@ export class JobStore {
     return claimed;
   }
 
-  /** Claims one job if it is runnable (queued, or active with a lapsed lease). */
+  /**
+   * Claims one job if it is runnable (queued, or active with a lapsed lease). Taking over from a
+   * runner that died or stalled, the credits of its pages in flight are given back: their pages
+   * are loaded again, and charged again, by this runner.
+   */
   async claimOne(id: string, owner: string, now: string, leaseUntil: string): Promise<JobRow | undefined> {
-    const result = await this.db
-      .updateTable('job')
-      .set({ status: 'active', lease_owner: owner, lease_expires_at: leaseUntil, heartbeat_at: now })
-      .where('id', '=', id)
-      .where((eb) => eb.or([eb('status', '=', 'queued'), eb.and([eb('status', '=', 'active'), eb('lease_expires_at', '<', now)])]))
-      .executeTakeFirst();
-    return Number(result.numUpdatedRows) === 1 ? this.find(id) : undefined;
+    const claimed = await this.endHold(id, (db) =>
+      db
+        .updateTable('job')
+        .set({ status: 'active', lease_owner: owner, lease_expires_at: leaseUntil, heartbeat_at: now })
+        .where('id', '=', id)
+        .where((eb) => eb.or([eb('status', '=', 'queued'), eb.and([eb('status', '=', 'active'), eb('lease_expires_at', '<', now)])]))
+        .executeTakeFirst(),
+    );
+    return claimed ? this.find(id) : undefined;
   }
 
   /** Renews the leases `owner` holds; answers the ids it still holds (a cancelled job drops out). */
@@ -189,6 +214,22 @@ export class JobStore {
 
   async markStarted(id: string, owner: string, now: string): Promise<void> {
     await this.held(this.db, id, owner, { started_at: now });
+  }
+
+  /**
+   * Holds the credits one attempt at a page reserves, as a record, until the page is recorded
+   * with it (recordPage, recordUrls) or they are given back. They can be reserved only while
+   * `owner` holds the job (LeaseLost otherwise, and nothing is taken).
+   */
+  reservationKeeper(attempt: PageAttempt): ReservationKeeper {
+    // The job's row is updated (to the same owner) rather than read, so that it is locked until
+    // the debit commits: a takeover's refund waits for it, or the reservation sees the takeover.
+    return this.reservations.keeper(attempt, (trx) => this.held(trx, attempt.jobId, attempt.owner, { lease_owner: attempt.owner }));
+  }
+
+  /** Gives back an attempt's credits if they are still held: a page the job gave up on (its page timeout) once its work has ended. */
+  async refundAttempt(attemptId: string): Promise<void> {
+    await this.reservations.refund(attemptId);
   }
 
   /** Pages the account's jobs were charged for since `since` (a cached or refused URL costs nothing and is not counted). */
@@ -232,12 +273,16 @@ export class JobStore {
 
   /**
    * Writes a finished page: its result (and the refused links') under the next ordinals, its
-   * task done, the URLs it led to, and the counters, in one transaction; only while `owner`
-   * holds the job (LeaseLost otherwise, and nothing is written).
+   * task done, the URLs it led to, the counters and the page's reservation committed, in one
+   * transaction; only while `owner` holds the job (LeaseLost otherwise, and nothing is written).
+   * Answers the credits the page was charged.
    */
-  async recordPage(jobId: string, owner: string, firstOrdinal: number, outcome: PageOutcome, now: string): Promise<void> {
-    await this.db.transaction().execute(async (trx) => {
-      const { results } = outcome;
+  async recordPage(jobId: string, owner: string, firstOrdinal: number, outcome: PageOutcome, now: string): Promise<number> {
+    return this.db.transaction().execute(async (trx) => {
+      // The lease first: it locks the job's row, which a takeover refunding this job's
+      // reservations locks first too; the counters are written below, once known.
+      await this.held(trx, jobId, owner, { lease_owner: owner });
+      const results = await this.withCommittedCredits(trx, outcome);
       if (results.length > 0) {
         await trx
         .insertInto('job_result')
@@ -269,12 +314,22 @@ export class JobStore {
         total: eb('total', '+', added + results.length - (outcome.taskSeq === undefined ? 0 : 1)),
         ...(outcome.seeded ? { seeded: 1 } : {}),
       }));
+      return outcome.taskSeq === undefined ? 0 : (results[0]?.credits ?? 0);
     });
   }
 
-  /** Map: every URL found, as completed results, and the job's total, at once. */
-  async recordUrls(jobId: string, owner: string, urls: string[], credits: number, now: string): Promise<void> {
+  /** The page's result with the credits its attempt's reservation held, committed now. */
+  private async withCommittedCredits(trx: Transaction<Database>, outcome: PageOutcome): Promise<NewResult[]> {
+    const [page, ...rest] = outcome.results;
+    if (outcome.attempt === undefined || outcome.taskSeq === undefined || !page) return outcome.results;
+    return [{ ...page, credits: await this.reservations.commit(trx, outcome.attempt) }, ...rest];
+  }
+
+  /** Map: every URL found, as completed results, and the job's total, at once; credits are what the start page's attempt reserved. */
+  async recordUrls(jobId: string, owner: string, urls: string[], attempt: string | undefined, now: string): Promise<void> {
     await this.db.transaction().execute(async (trx) => {
+      await this.held(trx, jobId, owner, { lease_owner: owner });
+      const credits = attempt === undefined ? 0 : await this.reservations.commit(trx, attempt);
       for (let start = 0; start < urls.length; start += 500) {
         const rows = urls.slice(start, start + 500).map((url, index) => ({
           job_id: jobId,
@@ -293,27 +348,46 @@ export class JobStore {
     });
   }
 
-  /** Ends a held job; false when it was no longer held (cancelled meanwhile). */
+  /**
+   * Ends a held job; false when it was no longer held (cancelled meanwhile). Credits still
+   * reserved (a page given up at its timeout whose work has not ended) are given back.
+   */
   async finish(id: string, owner: string, status: 'completed' | 'failed', now: string, expiresAt: string, error?: { code: string; message: string }): Promise<boolean> {
-    const result = await this.db
-      .updateTable('job')
-      .set({ status, finished_at: now, expires_at: expiresAt, lease_owner: null, lease_expires_at: null, error_code: error?.code ?? null, error_message: error?.message ?? null })
-      .where('id', '=', id)
-      .where('lease_owner', '=', owner)
-      .where('status', '=', 'active')
-      .executeTakeFirst();
-    return Number(result.numUpdatedRows) === 1;
+    return this.endHold(id, (db) =>
+      db
+        .updateTable('job')
+        .set({ status, finished_at: now, expires_at: expiresAt, lease_owner: null, lease_expires_at: null, error_code: error?.code ?? null, error_message: error?.message ?? null })
+        .where('id', '=', id)
+        .where('lease_owner', '=', owner)
+        .where('status', '=', 'active')
+        .executeTakeFirst(),
+    );
   }
 
-  /** Gives a held job back (the runner is stopping): queued again, for the next runner to resume. */
+  /** Gives a held job back (the runner is stopping): queued again, for the next runner to resume; its pages in flight are refunded. */
   async release(id: string, owner: string): Promise<void> {
-    await this.db
-      .updateTable('job')
-      .set({ status: 'queued', lease_owner: null, lease_expires_at: null })
-      .where('id', '=', id)
-      .where('lease_owner', '=', owner)
-      .where('status', '=', 'active')
-      .execute();
+    await this.endHold(id, (db) =>
+      db
+        .updateTable('job')
+        .set({ status: 'queued', lease_owner: null, lease_expires_at: null })
+        .where('id', '=', id)
+        .where('lease_owner', '=', owner)
+        .where('status', '=', 'active')
+        .executeTakeFirst(),
+    );
+  }
+
+  /**
+   * Changes who holds a job (`change`, a conditional update of its row) and, when it did, gives
+   * back the credits still reserved for the job's pages, in the same transaction: the runner that
+   * reserved them can no longer record them. True when the job's row was changed.
+   */
+  private async endHold(id: string, change: (trx: Transaction<Database>) => Promise<{ numUpdatedRows: bigint }>): Promise<boolean> {
+    return this.db.transaction().execute(async (trx) => {
+      if (Number((await change(trx)).numUpdatedRows) !== 1) return false;
+      await this.reservations.refundHeld(trx, id);
+      return true;
+    });
   }
 
   /** Removes finished jobs past their expiry, with their tasks and results. */
@@ -322,6 +396,7 @@ export class JobStore {
     const ids = expired.map((row) => row.id);
     if (ids.length === 0) return 0;
     await this.db.transaction().execute(async (trx) => {
+      await this.reservations.deleteOf(trx, ids);
       await trx.deleteFrom('job_result').where('job_id', 'in', ids).execute();
       await trx.deleteFrom('job_task').where('job_id', 'in', ids).execute();
       await trx.deleteFrom('job').where('id', 'in', ids).execute();

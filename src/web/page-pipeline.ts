@@ -95,6 +95,7 @@ export class PagePipeline {
       // A page held until its timeout is paid for: otherwise holding pages with targets that never
       // answer would cost an account nothing while keeping them from everyone else.
       chargesFailure: isTargetTimeout,
+      reservations: job.caller.reservations,
     };
     const { value, cache, creditsCost } = await runMetered(this.deps, metered, async () => {
       const produced = await withAppErrors(() => this.produce(job));
