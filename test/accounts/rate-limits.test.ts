@@ -96,6 +96,7 @@ for (const backend of await testBackends()) {
         const res = await credits(token);
         expect(res.status, res.text).toBe(200);
         expect(res.headers.get('x-ratelimit-remaining')).toBe(String(remaining));
+        expect(res.body.data.limits).toMatchObject({ requestsPerHour: PER_KEY, accountRequestsPerHour: PER_ACCOUNT });
       }
       // Signing in again gives a new session, not a new budget.
       const signIn = await api.post('/v1/auth/sign-in/email', { email, password: 'correct horse battery' });
