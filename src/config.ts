@@ -22,14 +22,6 @@ const commaList = z
   );
 
 const positiveInt = z.coerce.number().int().positive();
-
-/**
- * The account ceiling, unless configured, in per-key limits: the spec's key hygiene asks for
- * separate development and production keys, and a rotation (every 90 days) overlaps an old
- * and a new key for a while; with the dashboard's session that is three callers that can each
- * spend a full hour. More keys than that share the three budgets.
- */
-const DEFAULT_ACCOUNT_CEILING_IN_KEYS = 3;
 const nonNegativeInt = z.coerce.number().int().min(0);
 const optionalUrl = z.url().optional();
 
@@ -570,6 +562,15 @@ export function loadConfig(env: Record<string, string | undefined>): Config {
 
 type ParsedEnv = z.infer<typeof envSchema>;
 
+/**
+ * The account ceiling, unless configured, in per-key limits: the spec's key hygiene asks for
+ * separate development and production keys, and a rotation (every 90 days) overlaps an old
+ * and a new key for a while; with the dashboard's session that is three callers that can each
+ * spend a full hour. More keys than that share the three budgets.
+ */
+const DEFAULT_ACCOUNT_CEILING_IN_KEYS = 3;
+
+/** The plans' limits; the account ceiling defaults to DEFAULT_ACCOUNT_CEILING_IN_KEYS keys' worth. */
 function planLimits(e: ParsedEnv): Record<PlanName, PlanLimits> {
   const plans: Record<PlanName, PlanLimits> = {
     free: {
