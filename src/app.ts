@@ -56,6 +56,7 @@ export function createApp(ctx: AppContext) {
   const deps: RouteDeps = {
     ctx,
     requireAuth: requireAuth(ctx.authenticator, ctx.rateLimiter, ctx.config),
+    requireAuthCounting: (cost) => requireAuth(ctx.authenticator, ctx.rateLimiter, ctx.config, cost),
     identify: identify(ctx.authenticator),
   };
 

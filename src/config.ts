@@ -103,6 +103,8 @@ const envSchema = z.object({
 
   FREE_REQUESTS_PER_HOUR: positiveInt.default(1000),
   PRO_REQUESTS_PER_HOUR: positiveInt.default(10_000),
+  FREE_ACCOUNT_REQUESTS_PER_HOUR: positiveInt.optional(),
+  PRO_ACCOUNT_REQUESTS_PER_HOUR: positiveInt.optional(),
   FREE_CONCURRENCY: positiveInt.default(5),
   PRO_CONCURRENCY: positiveInt.default(20),
   FREE_MONTHLY_CREDITS: nonNegativeInt.default(1000),
@@ -168,7 +170,10 @@ const envSchema = z.object({
 export type PlanName = 'free' | 'pro';
 
 export interface PlanLimits {
+  /** Per API key, as the spec says; the sessions of an account count together as one more caller. */
   requestsPerHour: number;
+  /** All keys and sessions of an account together: the ceiling that keeps more keys from multiplying the plan. */
+  accountRequestsPerHour: number;
   concurrency: number;
   monthlyCredits: number;
   fileRetentionDays: number;
@@ -412,6 +417,7 @@ export function loadConfig(env: Record<string, string | undefined>): Config {
   problems.push(...s3Problems(defined));
   if (!parsed.success || problems.length > 0) throw new ConfigError(problems);
   const e = parsed.data;
+  const plans = planLimits(e);
   if (e.EGRESS_PROXY_PUBLIC_URL && e.EGRESS_PROXY_PORT === 0) {
     throw new ConfigError(['EGRESS_PROXY_PORT: set a fixed port when EGRESS_PROXY_PUBLIC_URL is set, so the advertised address stays valid']);
   }
@@ -495,22 +501,7 @@ export function loadConfig(env: Record<string, string | undefined>): Config {
       proxyPort: e.EGRESS_PROXY_PORT,
       proxyPublicUrl: e.EGRESS_PROXY_PUBLIC_URL && stripTrailingSlash(e.EGRESS_PROXY_PUBLIC_URL),
     },
-    plans: {
-      free: {
-        requestsPerHour: e.FREE_REQUESTS_PER_HOUR,
-        concurrency: e.FREE_CONCURRENCY,
-        monthlyCredits: e.FREE_MONTHLY_CREDITS,
-        fileRetentionDays: e.FREE_FILE_RETENTION_DAYS,
-        maxApiKeys: e.FREE_MAX_API_KEYS,
-      },
-      pro: {
-        requestsPerHour: e.PRO_REQUESTS_PER_HOUR,
-        concurrency: e.PRO_CONCURRENCY,
-        monthlyCredits: e.PRO_MONTHLY_CREDITS,
-        fileRetentionDays: e.PRO_FILE_RETENTION_DAYS,
-        maxApiKeys: e.PRO_MAX_API_KEYS,
-      },
-    },
+    plans,
     search: {
       searxngUrl: e.SEARXNG_URL && stripTrailingSlash(e.SEARXNG_URL),
       braveApiKey: e.BRAVE_API_KEY,
@@ -567,6 +558,44 @@ export function loadConfig(env: Record<string, string | undefined>): Config {
       webhookTimeoutMs: e.JOB_WEBHOOK_TIMEOUT_MS,
     },
   };
+}
+
+type ParsedEnv = z.infer<typeof envSchema>;
+
+/**
+ * The account ceiling, unless configured, in per-key limits: the spec's key hygiene asks for
+ * separate development and production keys, and a rotation (every 90 days) overlaps an old
+ * and a new key for a while; with the dashboard's session that is three callers that can each
+ * spend a full hour. More keys than that share the three budgets.
+ */
+const DEFAULT_ACCOUNT_CEILING_IN_KEYS = 3;
+
+/** The plans' limits; the account ceiling defaults to DEFAULT_ACCOUNT_CEILING_IN_KEYS keys' worth. */
+function planLimits(e: ParsedEnv): Record<PlanName, PlanLimits> {
+  const plans: Record<PlanName, PlanLimits> = {
+    free: {
+      requestsPerHour: e.FREE_REQUESTS_PER_HOUR,
+      accountRequestsPerHour: e.FREE_ACCOUNT_REQUESTS_PER_HOUR ?? DEFAULT_ACCOUNT_CEILING_IN_KEYS * e.FREE_REQUESTS_PER_HOUR,
+      concurrency: e.FREE_CONCURRENCY,
+      monthlyCredits: e.FREE_MONTHLY_CREDITS,
+      fileRetentionDays: e.FREE_FILE_RETENTION_DAYS,
+      maxApiKeys: e.FREE_MAX_API_KEYS,
+    },
+    pro: {
+      requestsPerHour: e.PRO_REQUESTS_PER_HOUR,
+      accountRequestsPerHour: e.PRO_ACCOUNT_REQUESTS_PER_HOUR ?? DEFAULT_ACCOUNT_CEILING_IN_KEYS * e.PRO_REQUESTS_PER_HOUR,
+      concurrency: e.PRO_CONCURRENCY,
+      monthlyCredits: e.PRO_MONTHLY_CREDITS,
+      fileRetentionDays: e.PRO_FILE_RETENTION_DAYS,
+      maxApiKeys: e.PRO_MAX_API_KEYS,
+    },
+  };
+  // A ceiling below one key's limit would refuse keys that their headers say have requests left.
+  const problems = (['free', 'pro'] as const)
+    .filter((plan) => plans[plan].accountRequestsPerHour < plans[plan].requestsPerHour)
+    .map((plan) => `${plan.toUpperCase()}_ACCOUNT_REQUESTS_PER_HOUR: must be at least ${plan.toUpperCase()}_REQUESTS_PER_HOUR (${plans[plan].requestsPerHour})`);
+  if (problems.length > 0) throw new ConfigError(problems);
+  return plans;
 }
 
 /**

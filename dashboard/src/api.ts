@@ -144,7 +144,10 @@ export interface FileRecord {
 }
 
 export interface PlanLimits {
+  /** Per API key; the account's sessions (this dashboard) count together as one more caller. */
   requestsPerHour: number;
+  /** Every key and session of the account together (absent from servers before the ceiling). */
+  accountRequestsPerHour?: number;
   concurrency: number;
   monthlyCredits: number;
   fileRetentionDays: number;

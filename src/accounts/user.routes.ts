@@ -30,7 +30,8 @@ const MeSchema = z
 
 const PlanLimitsSchema = z
   .object({
-    requestsPerHour: z.number(),
+    requestsPerHour: z.number().openapi({ description: 'Per API key; the sessions of the account count together as one more caller' }),
+    accountRequestsPerHour: z.number().openapi({ description: "All of the account's keys and sessions together" }),
     concurrency: z.number().openapi({ description: 'Requests that may run at once' }),
     monthlyCredits: z.number(),
     fileRetentionDays: z.number(),
@@ -143,8 +144,8 @@ export function userRoutes({ ctx, requireAuth, identify }: RouteDeps) {
   router.openapi({ ...creditsRoute, middleware: requireAuth }, async (c) => {
     const info = await ctx.accounts.creditInfo(c.get('principal'), c.get('requestId'));
     // The dashboard shows the plan's limits; they depend on this deployment's configuration.
-    const { requestsPerHour, concurrency, monthlyCredits, fileRetentionDays } = ctx.config.plans[info.plan];
-    return ok(c, { ...info, limits: { requestsPerHour, concurrency, monthlyCredits, fileRetentionDays } });
+    const { requestsPerHour, accountRequestsPerHour, concurrency, monthlyCredits, fileRetentionDays } = ctx.config.plans[info.plan];
+    return ok(c, { ...info, limits: { requestsPerHour, accountRequestsPerHour, concurrency, monthlyCredits, fileRetentionDays } });
   });
 
   router.openapi({ ...bootstrapRoute, middleware: requireAuth }, async (c) => {

@@ -7,7 +7,8 @@ import { toSpecIssues } from '../http/validation.js';
 
 /**
  * Firecrawl answers a failed request with `{success: false, error: '<message>'}` and its SDKs
- * read `error` as a string (and `details`, when present, as extra detail). Pluck's own code
+ * read `error` as a string (and `details`, when present, as extra detail: a refused body's
+ * issues, or the fields Pluck's error carries besides its code and message). Pluck's own code
  * rides along in `code`, as Firecrawl does with its own codes.
  */
 export interface FirecrawlErrorBody {
@@ -44,8 +45,10 @@ const FIRECRAWL_STATUS: Record<string, number> = {
 export async function handleFirecrawlError(thrown: Error, c: Context<AppEnv>): Promise<Response> {
   const pluck = handleError(thrown, c);
   const body = (await pluck.json()) as ErrorBody;
-  const { code, message, requestId: _requestId, issues } = body.error as ErrorBody['error'] & { issues?: unknown };
-  return c.json(firecrawlError(code, message, issues), (FIRECRAWL_STATUS[code] ?? pluck.status) as 400);
+  const { code, message, requestId: _requestId, issues, ...extra } = body.error as ErrorBody['error'] & { issues?: unknown };
+  // The error's own fields (which limit refused, say) ride in `details` when there are no issues.
+  const details = issues ?? (Object.keys(extra).length > 0 ? extra : undefined);
+  return c.json(firecrawlError(code, message, details), (FIRECRAWL_STATUS[code] ?? pluck.status) as 400);
 }
 
 /** The Firecrawl routes' validation hook: a body that does not fit answers 400 with its issues in `details`. */

@@ -1,12 +1,15 @@
-import type { MiddlewareHandler } from 'hono';
+import type { Context, MiddlewareHandler } from 'hono';
 import type { Authenticator } from '../auth/authenticator.js';
 import type { Config } from '../config.js';
 import type { RateLimiter } from '../limits/rate-limiter.js';
-import { unlessUnavailable } from '../redis/service-unavailable.js';
+import { countRequests } from '../limits/request-limits.js';
 import type { AppEnv, AuthedEnv } from './context.js';
-import { AppError, unauthorized } from './errors.js';
+import { unauthorized } from './errors.js';
 
-const HOUR_MS = 60 * 60 * 1000;
+/** How many requests one HTTP request counts as against the hourly limits: 1, except an MCP batch (its tool calls). */
+export type RequestCost = (c: Context<AuthedEnv>) => number | Promise<number>;
+
+const ONE_REQUEST: RequestCost = () => 1;
 
 /** Resolves the caller if credentials are present; never refuses. For routes open to guests. */
 export function identify(authenticator: Authenticator): MiddlewareHandler<AppEnv> {
@@ -17,33 +20,21 @@ export function identify(authenticator: Authenticator): MiddlewareHandler<AppEnv
 }
 
 /**
- * Refuses callers without valid credentials (401), then counts the request against the
- * account's hourly plan limit, setting the X-RateLimit-* headers on every answer.
+ * Refuses callers without valid credentials (401), then counts the request against the hourly
+ * limits (the API key's, or the account's sessions', and the account's ceiling; see
+ * countRequests), setting the caller's X-RateLimit-* headers on every answer.
  */
 export function requireAuth(
   authenticator: Authenticator,
   limiter: RateLimiter,
   config: Config,
+  cost: RequestCost = ONE_REQUEST,
 ): MiddlewareHandler<AuthedEnv> {
   return async function requireAuthMiddleware(c, next) {
     const principal = await authenticator.resolve(c.req.header('authorization'));
     if (!principal) throw unauthorized();
     c.set('principal', principal);
-    const limit = config.plans[principal.user.plan].requestsPerHour;
-    // A shared limiter (Redis) that cannot answer gives 503, not an uncounted request.
-    // Per account: every key and session of an account share the plan's limit (keys are free to make).
-    const decision = await unlessUnavailable(() => limiter.hit(`user:${principal.userId}`, limit, HOUR_MS));
-    const headers = {
-      'X-RateLimit-Limit': String(decision.limit),
-      'X-RateLimit-Remaining': String(decision.remaining),
-      'X-RateLimit-Reset': String(decision.resetAt),
-    };
-    if (!decision.allowed) {
-      const retryAfter = Math.max(1, decision.resetAt - Math.floor(Date.now() / 1000));
-      throw new AppError('RATE_LIMIT_EXCEEDED', 'Rate limit exceeded', {
-        headers: { ...headers, 'Retry-After': String(retryAfter) },
-      });
-    }
+    const headers = await countRequests(limiter, config.plans, principal, await cost(c));
     await next();
     for (const [name, value] of Object.entries(headers)) c.res.headers.set(name, value);
   };

@@ -19,6 +19,25 @@ export const ErrorSchema = z
   })
   .openapi('Error');
 
+/** A 429 of the hourly limits: the spec's code and message, and which limit refused (src/limits/request-limits.ts). */
+const RateLimitErrorSchema = z
+  .object({
+    success: z.literal(false),
+    error: z.object({
+      code: z.string().openapi({ example: 'RATE_LIMIT_EXCEEDED' }),
+      message: z.string().openapi({ example: 'Rate limit exceeded' }),
+      requestId: z.uuid().optional(),
+      limit: z.enum(['key', 'session', 'account']).optional().openapi({
+        description: "The hourly limit that refused: the API key's own, the account's sessions' together, or the account's ceiling over all its keys and sessions",
+      }),
+      requestsPerHour: z.number().optional().openapi({ description: 'That limit' }),
+      resetAt: z.number().optional().openapi({ description: 'Unix seconds when its window ends' }),
+      retryAfter: z.number().optional().openapi({ description: 'Seconds until then, as in Retry-After' }),
+    }),
+    timestamp: z.iso.datetime().optional(),
+  })
+  .openapi('RateLimitError');
+
 export const ValidationErrorSchema = z
   .object({
     success: z.literal(false),
@@ -66,7 +85,7 @@ const errorResponse = (description: string) => json(ErrorSchema, description);
 export const authedErrors = {
   401: errorResponse('Missing or invalid credentials'),
   422: json(ValidationErrorSchema, 'Validation failure'),
-  429: errorResponse('Rate limit exceeded'),
+  429: json(RateLimitErrorSchema, 'Rate limit exceeded; X-RateLimit-* say the caller\'s window, Retry-After the refusing one\'s'),
   500: errorResponse('Internal failure'),
 } as const;
 

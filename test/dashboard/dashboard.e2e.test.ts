@@ -186,6 +186,7 @@ describe('the account dashboard in a real browser', () => {
     const text = await page.getByRole('main').textContent();
     expect(text).toContain(credits.balance.toLocaleString('en-US'));
     expect(text).toMatch(/Requests per hour\s*1,000/);
+    expect(text).toMatch(/Per hour, all keys together\s*3,000/);
     expect(text).toMatch(/Plan\s*free/i);
     expect(text).toMatch(/Requests at once\s*5/);
     expect(text).toMatch(/Stored files kept for\s*7 days/);

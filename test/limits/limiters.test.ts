@@ -75,6 +75,64 @@ for (const backend of await testBackends()) {
       expect(decisions.filter((d) => d.allowed)).toHaveLength(15);
     });
 
+    it('counts several windows together, all or none: a refusal by one spends nothing of the others', async () => {
+      const limiter = rateLimiter(manualClock().read);
+      const key = (name: string) => ({ key: `rl-joint:${name}`, limit: 3 });
+      const account = { key: 'rl-joint:account', limit: 5 };
+      for (const remaining of [2, 1, 0]) {
+        const decision = await limiter.hitAll([key('one'), account], HOUR_MS);
+        expect(decision.allowed).toBe(true);
+        expect(decision.windows.map((w) => w.remaining)).toEqual([remaining, remaining + 2]);
+      }
+      const keyFull = await limiter.hitAll([key('one'), account], HOUR_MS);
+      expect(keyFull).toMatchObject({ allowed: false, refusedBy: 0 });
+      expect(keyFull.windows.map((w) => [w.allowed, w.remaining])).toEqual([[false, 0], [true, 2]]);
+      expect((await limiter.hitAll([key('two'), account], HOUR_MS)).windows.map((w) => w.remaining)).toEqual([2, 1]);
+      expect((await limiter.hitAll([key('two'), account], HOUR_MS)).windows.map((w) => w.remaining)).toEqual([1, 0]);
+      const accountFull = await limiter.hitAll([key('two'), account], HOUR_MS);
+      expect(accountFull).toMatchObject({ allowed: false, refusedBy: 1 });
+      // The account refused it, so the key's window still has the one request it had left.
+      expect(accountFull.windows.map((w) => [w.allowed, w.remaining])).toEqual([[true, 1], [false, 0]]);
+      expect((await limiter.hit('rl-joint:two', 3, HOUR_MS)).remaining).toBe(0);
+    });
+
+    it('counts a cost of several requests only when every window has room for all of them', async () => {
+      const limiter = rateLimiter(manualClock().read);
+      const counters = [{ key: 'rl-cost:key', limit: 10 }, { key: 'rl-cost:account', limit: 6 }];
+      expect((await limiter.hitAll(counters, HOUR_MS, 4)).windows.map((w) => w.remaining)).toEqual([6, 2]);
+      const tooMany = await limiter.hitAll(counters, HOUR_MS, 3);
+      expect(tooMany).toMatchObject({ allowed: false, refusedBy: 1 });
+      expect(tooMany.windows.map((w) => w.remaining)).toEqual([6, 2]);
+      expect((await limiter.hitAll(counters, HOUR_MS, 2)).windows.map((w) => w.remaining)).toEqual([4, 0]);
+      expect((await limiter.hitAll([{ key: 'rl-cost:fresh', limit: 3 }], HOUR_MS, 4)).allowed).toBe(false);
+    });
+
+    it('admits exactly the ceiling out of many parallel hits spread over several keys, none past its own limit', async () => {
+      const limiter = rateLimiter(manualClock().read);
+      const account = { key: 'rl-spread:account', limit: 17 };
+      const keys = ['a', 'b', 'c', 'd'];
+      const decisions = await Promise.all(
+        Array.from({ length: 60 }, (_, i) => limiter.hitAll([{ key: `rl-spread:${keys[i % 4]}`, limit: 5 }, account], HOUR_MS)),
+      );
+      expect(decisions.filter((d) => d.allowed)).toHaveLength(17);
+      const admittedPerKey = keys.map((_, k) => decisions.filter((d, i) => d.allowed && i % 4 === k).length);
+      expect(Math.max(...admittedPerKey)).toBeLessThanOrEqual(5);
+      // Refused hits counted nowhere: the account's window holds exactly what was admitted.
+      expect((await limiter.hit('rl-spread:account', 100, HOUR_MS)).remaining).toBe(100 - 17 - 1);
+    });
+
+    it('keeps an hourly window while windows of another length come and go (auth attempts share the limiter)', async () => {
+      const clock = manualClock(Date.UTC(2026, 10, 22, 10, 1));
+      const limiter = rateLimiter(clock.read);
+      expect((await limiter.hit('rl-mixed:hourly', 2, HOUR_MS)).remaining).toBe(1);
+      clock.now = Date.UTC(2026, 10, 22, 10, 20);
+      await limiter.hit('rl-mixed:quarter', 10, 15 * 60_000);
+      clock.now = Date.UTC(2026, 10, 22, 10, 40);
+      await limiter.hit('rl-mixed:quarter', 10, 15 * 60_000);
+      expect((await limiter.hit('rl-mixed:hourly', 2, HOUR_MS)).remaining).toBe(0);
+      expect((await limiter.hit('rl-mixed:hourly', 2, HOUR_MS)).allowed).toBe(false);
+    });
+
     it('hands out at most `limit` slots per key; a release frees exactly one', async () => {
       const limiter = concurrencyLimiter();
       const first = await limiter.acquire('slots-basic', 2);
@@ -128,6 +186,21 @@ for (const backend of await testBackends()) {
           expect(await new RedisConcurrencyLimiter(otherInstance, LEASE_MS, silent).acquire('slots-shared', 1)).toBeUndefined();
           await release!();
           expect(await new RedisConcurrencyLimiter(otherInstance, LEASE_MS, silent).acquire('slots-shared', 1)).toBeTypeOf('function');
+        } finally {
+          await otherInstance.close();
+        }
+      });
+
+      it('admits exactly the ceiling when two instances count the same account in parallel', async () => {
+        const otherInstance = await testRedisConnection(prefix);
+        try {
+          const instances = [new RedisRateLimiter(redis!), new RedisRateLimiter(otherInstance)];
+          const account = { key: '{rl-two}:account', limit: 13 };
+          const decisions = await Promise.all(
+            Array.from({ length: 40 }, (_, i) => instances[i % 2]!.hitAll([{ key: `{rl-two}:key:${i % 3}`, limit: 6 }, account], HOUR_MS)),
+          );
+          expect(decisions.filter((d) => d.allowed)).toHaveLength(13);
+          for (let k = 0; k < 3; k += 1) expect(decisions.filter((d, i) => d.allowed && i % 3 === k).length).toBeLessThanOrEqual(6);
         } finally {
           await otherInstance.close();
         }

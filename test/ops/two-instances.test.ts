@@ -144,23 +144,33 @@ describe.skipIf(!shared)('two server processes sharing PostgreSQL, Redis and a b
     }
   });
 
-  it("counts one account's requests on both instances against one hourly limit", async () => {
+  it("counts a key's requests on both instances against its hourly limit, and all keys of the account against one ceiling", async () => {
     await clearOfWindowEnd(3600);
-    const { key } = await a.signUpWithKey();
-    // Creating the key was the account's first request.
+    const { key, token } = await a.signUpWithKey();
+    // The key was created with the session: its own window is whole.
     const remaining: string[] = [];
-    for (let i = 1; i < REQUESTS_PER_HOUR; i += 1) {
+    for (let i = 0; i < REQUESTS_PER_HOUR; i += 1) {
       const res = await [a, b][i % 2]!.get('/v1/user/credits', key);
       expect(res.status, res.text).toBe(200);
       remaining.push(res.headers.get('x-ratelimit-remaining')!);
     }
-    expect(remaining).toEqual(Array.from({ length: REQUESTS_PER_HOUR - 1 }, (_, i) => String(REQUESTS_PER_HOUR - 2 - i)));
+    expect(remaining).toEqual(Array.from({ length: REQUESTS_PER_HOUR }, (_, i) => String(REQUESTS_PER_HOUR - 1 - i)));
     for (const api of [a, b]) {
       const res = await api.get('/v1/user/credits', key);
       expect(res.status, res.text).toBe(429);
-      expect(res.body.error.code).toBe('RATE_LIMIT_EXCEEDED');
+      expect(res.body.error).toMatchObject({ code: 'RATE_LIMIT_EXCEEDED', limit: 'key' });
       expect(Number(res.headers.get('retry-after'))).toBeGreaterThan(0);
     }
+    // The account has spent 15 of its 36 (three keys' worth, the default) with two more keys
+    // made; those two could take 24 between them, in parallel on both instances, but get 21.
+    const more = [await a.createKey(token, 'two'), await b.createKey(token, 'three')];
+    const answers = await Promise.all(
+      Array.from({ length: 30 }, (_, i) => [a, b][i % 2]!.get('/v1/user/credits', more[Math.floor(i / 2) % 2]!.key)),
+    );
+    expect(answers.filter((res) => res.status === 200)).toHaveLength(3 * REQUESTS_PER_HOUR - 15);
+    const refusedBy = answers.filter((res) => res.status !== 200).map((res) => `${res.status} ${res.body.error?.limit}`);
+    expect(refusedBy).toContain('429 account');
+    for (const refusal of refusedBy) expect(['429 key', '429 account']).toContain(refusal);
   });
 
   it("counts one account's running requests on both instances against one concurrency limit", async () => {

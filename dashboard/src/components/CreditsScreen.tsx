@@ -5,7 +5,7 @@ import { ErrorMessage } from './ErrorMessage';
 
 interface Usage {
   credits: CreditInfo;
-  /** From the X-RateLimit-* headers of the same answer: the plan's hourly limit as enforced. */
+  /** From the X-RateLimit-* headers of the same answer: the sessions' hourly window as enforced. */
   hourlyLimit?: number;
   remainingThisHour?: number;
   resetsAt?: number;
@@ -70,13 +70,21 @@ export function CreditsScreen({ token }: { token: string }) {
                 {usage.remainingThisHour !== undefined ? formatNumber(usage.remainingThisHour) : 'Unknown'}
                 {usage.resetsAt ? <span class="muted"> (window resets {formatDate(new Date(usage.resetsAt * 1000).toISOString())})</span> : null}
               </dd>
+              {limits?.accountRequestsPerHour !== undefined ? (
+                <>
+                  <dt>Per hour, all keys together</dt>
+                  <dd>{formatNumber(limits.accountRequestsPerHour)}</dd>
+                </>
+              ) : null}
               <dt>Requests at once</dt>
               <dd>{limits ? formatNumber(limits.concurrency) : 'Unknown'}</dd>
               <dt>Stored files kept for</dt>
               <dd>{limits ? `${limits.fileRetentionDays} days` : 'Unknown'}</dd>
             </dl>
             <p class="muted small">
-              Limits count per API key (per account for the session). Over them the API answers 429 with Retry-After.
+              Requests per hour count per API key; your signed-in sessions count together as one more. All keys and
+              sessions of the account together stay within the account's hourly total. Over a limit the API answers 429
+              with Retry-After.
             </p>
           </div>
           <button type="button" class="secondary refresh" onClick={load}>

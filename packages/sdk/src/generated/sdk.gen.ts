@@ -335,7 +335,7 @@ export const getRByUrl = <ThrowOnError extends boolean = false>(options: Options
 /**
  * Model Context Protocol (Streamable HTTP, stateless): tools scrape, screenshot, search, extract, map, crawl and job_status
  *
- * JSON-RPC 2.0 messages of MCP (initialize, tools/list, tools/call...), one per POST, answered as JSON. Authenticated with an API key in the Authorization header; each tool call is metered and limited as the matching endpoint. See docs/mcp.md.
+ * JSON-RPC 2.0 messages of MCP (initialize, tools/list, tools/call...), one per POST or a batch of at most 10, answered as JSON. Authenticated with an API key in the Authorization header; each tool call is metered and limited as the matching endpoint and counts as one request against the hourly rate limits (a batch of N tool calls as N; one that would pass a limit answers 429 and runs nothing). See docs/mcp.md.
  */
 export const postMcp = <ThrowOnError extends boolean = false>(options?: Options<PostMcpData, ThrowOnError>) => (options?.client ?? client).post<PostMcpResponses, PostMcpErrors, ThrowOnError>({
     security: [{ scheme: 'bearer', type: 'http' }],

@@ -76,13 +76,46 @@ export type CreditInfo = {
  * The caller's plan limits as this deployment configures them
  */
 export type PlanLimits = {
+    /**
+     * Per API key; the sessions of the account count together as one more caller
+     */
     requestsPerHour: number;
+    /**
+     * All of the account's keys and sessions together
+     */
+    accountRequestsPerHour: number;
     /**
      * Requests that may run at once
      */
     concurrency: number;
     monthlyCredits: number;
     fileRetentionDays: number;
+};
+
+export type RateLimitError = {
+    success: false;
+    error: {
+        code: string;
+        message: string;
+        requestId?: string;
+        /**
+         * The hourly limit that refused: the API key's own, the account's sessions' together, or the account's ceiling over all its keys and sessions
+         */
+        limit?: 'key' | 'session' | 'account';
+        /**
+         * That limit
+         */
+        requestsPerHour?: number;
+        /**
+         * Unix seconds when its window ends
+         */
+        resetAt?: number;
+        /**
+         * Seconds until then, as in Retry-After
+         */
+        retryAfter?: number;
+    };
+    timestamp?: string;
 };
 
 export type ApiKey = {
@@ -1386,9 +1419,9 @@ export type GetV1UserCreditsErrors = {
      */
     422: ValidationError;
     /**
-     * Rate limit exceeded
+     * Rate limit exceeded; X-RateLimit-* say the caller's window, Retry-After the refusing one's
      */
-    429: Error;
+    429: RateLimitError;
     /**
      * Internal failure
      */
@@ -1429,9 +1462,9 @@ export type PostV1UserBootstrapCreditsErrors = {
      */
     422: ValidationError;
     /**
-     * Rate limit exceeded
+     * Rate limit exceeded; X-RateLimit-* say the caller's window, Retry-After the refusing one's
      */
-    429: Error;
+    429: RateLimitError;
     /**
      * Internal failure
      */
@@ -1548,9 +1581,9 @@ export type GetV1ApiKeysErrors = {
      */
     422: ValidationError;
     /**
-     * Rate limit exceeded
+     * Rate limit exceeded; X-RateLimit-* say the caller's window, Retry-After the refusing one's
      */
-    429: Error;
+    429: RateLimitError;
     /**
      * Internal failure
      */
@@ -1603,9 +1636,9 @@ export type PostV1ApiKeysErrors = {
      */
     422: ValidationError;
     /**
-     * Rate limit exceeded
+     * Rate limit exceeded; X-RateLimit-* say the caller's window, Retry-After the refusing one's
      */
-    429: Error;
+    429: RateLimitError;
     /**
      * Internal failure
      */
@@ -1658,9 +1691,9 @@ export type DeleteV1ApiKeysByIdErrors = {
      */
     422: ValidationError;
     /**
-     * Rate limit exceeded
+     * Rate limit exceeded; X-RateLimit-* say the caller's window, Retry-After the refusing one's
      */
-    429: Error;
+    429: RateLimitError;
     /**
      * Internal failure
      */
@@ -1710,9 +1743,9 @@ export type GetV1ApiKeysByIdErrors = {
      */
     422: ValidationError;
     /**
-     * Rate limit exceeded
+     * Rate limit exceeded; X-RateLimit-* say the caller's window, Retry-After the refusing one's
      */
-    429: Error;
+    429: RateLimitError;
     /**
      * Internal failure
      */
@@ -1764,9 +1797,9 @@ export type PostV1SystemUpdateUserPlanErrors = {
      */
     422: ValidationError;
     /**
-     * Rate limit exceeded
+     * Rate limit exceeded; X-RateLimit-* say the caller's window, Retry-After the refusing one's
      */
-    429: Error;
+    429: RateLimitError;
     /**
      * Internal failure
      */
@@ -1890,9 +1923,9 @@ export type PostV1WebScreenshotErrors = {
      */
     422: ValidationError;
     /**
-     * Rate limit exceeded
+     * Rate limit exceeded; X-RateLimit-* say the caller's window, Retry-After the refusing one's
      */
-    429: Error;
+    429: RateLimitError;
     /**
      * Internal failure
      */
@@ -2034,9 +2067,9 @@ export type PostV1WebPdfErrors = {
      */
     422: ValidationError;
     /**
-     * Rate limit exceeded
+     * Rate limit exceeded; X-RateLimit-* say the caller's window, Retry-After the refusing one's
      */
-    429: Error;
+    429: RateLimitError;
     /**
      * Internal failure
      */
@@ -2153,9 +2186,9 @@ export type PostV1WebContentErrors = {
      */
     422: ValidationError;
     /**
-     * Rate limit exceeded
+     * Rate limit exceeded; X-RateLimit-* say the caller's window, Retry-After the refusing one's
      */
-    429: Error;
+    429: RateLimitError;
     /**
      * Internal failure
      */
@@ -2328,9 +2361,9 @@ export type PostV1WebMarkdownErrors = {
      */
     422: ValidationError;
     /**
-     * Rate limit exceeded
+     * Rate limit exceeded; X-RateLimit-* say the caller's window, Retry-After the refusing one's
      */
-    429: Error;
+    429: RateLimitError;
     /**
      * Internal failure
      */
@@ -2492,9 +2525,9 @@ export type PostV1WebLinksErrors = {
      */
     422: ValidationError;
     /**
-     * Rate limit exceeded
+     * Rate limit exceeded; X-RateLimit-* say the caller's window, Retry-After the refusing one's
      */
-    429: Error;
+    429: RateLimitError;
     /**
      * Internal failure
      */
@@ -2756,9 +2789,9 @@ export type PostV1WebPageErrors = {
      */
     422: ValidationError;
     /**
-     * Rate limit exceeded
+     * Rate limit exceeded; X-RateLimit-* say the caller's window, Retry-After the refusing one's
      */
-    429: Error;
+    429: RateLimitError;
     /**
      * Internal failure
      */
@@ -2944,9 +2977,9 @@ export type GetRByUrlErrors = {
      */
     422: ValidationError;
     /**
-     * Rate limit exceeded
+     * Rate limit exceeded; X-RateLimit-* say the caller's window, Retry-After the refusing one's
      */
-    429: Error;
+    429: RateLimitError;
     /**
      * Internal failure
      */
@@ -2999,9 +3032,9 @@ export type PostMcpErrors = {
      */
     422: ValidationError;
     /**
-     * Rate limit exceeded
+     * Rate limit exceeded; X-RateLimit-* say the caller's window, Retry-After the refusing one's
      */
-    429: Error;
+    429: RateLimitError;
     /**
      * Internal failure
      */
@@ -3090,9 +3123,9 @@ export type PostV1WebScrapeErrors = {
      */
     422: ValidationError;
     /**
-     * Rate limit exceeded
+     * Rate limit exceeded; X-RateLimit-* say the caller's window, Retry-After the refusing one's
      */
-    429: Error;
+    429: RateLimitError;
     /**
      * Internal failure
      */
@@ -3284,9 +3317,9 @@ export type PostV1WebAiExtractErrors = {
      */
     422: ValidationError;
     /**
-     * Rate limit exceeded
+     * Rate limit exceeded; X-RateLimit-* say the caller's window, Retry-After the refusing one's
      */
-    429: Error;
+    429: RateLimitError;
     /**
      * Internal failure
      */
@@ -3397,9 +3430,9 @@ export type PostV1WebSearchErrors = {
      */
     422: ValidationError;
     /**
-     * Rate limit exceeded
+     * Rate limit exceeded; X-RateLimit-* say the caller's window, Retry-After the refusing one's
      */
-    429: Error;
+    429: RateLimitError;
     /**
      * Internal failure
      */
@@ -3475,9 +3508,9 @@ export type PostV2WebSearchErrors = {
      */
     422: ValidationError;
     /**
-     * Rate limit exceeded
+     * Rate limit exceeded; X-RateLimit-* say the caller's window, Retry-After the refusing one's
      */
-    429: Error;
+    429: RateLimitError;
     /**
      * Internal failure
      */
@@ -3558,9 +3591,9 @@ export type PostV2WebYtCaptionsErrors = {
      */
     422: ValidationError;
     /**
-     * Rate limit exceeded
+     * Rate limit exceeded; X-RateLimit-* say the caller's window, Retry-After the refusing one's
      */
-    429: Error;
+    429: RateLimitError;
     /**
      * Internal failure
      */
@@ -3648,9 +3681,9 @@ export type GetV1FilesListErrors = {
      */
     422: ValidationError;
     /**
-     * Rate limit exceeded
+     * Rate limit exceeded; X-RateLimit-* say the caller's window, Retry-After the refusing one's
      */
-    429: Error;
+    429: RateLimitError;
     /**
      * Internal failure
      */
@@ -3715,9 +3748,9 @@ export type PostV1FilesDeleteErrors = {
      */
     422: ValidationError;
     /**
-     * Rate limit exceeded
+     * Rate limit exceeded; X-RateLimit-* say the caller's window, Retry-After the refusing one's
      */
-    429: Error;
+    429: RateLimitError;
     /**
      * Internal failure
      */
@@ -3767,9 +3800,9 @@ export type GetV1UserClearCacheErrors = {
      */
     422: ValidationError;
     /**
-     * Rate limit exceeded
+     * Rate limit exceeded; X-RateLimit-* say the caller's window, Retry-After the refusing one's
      */
-    429: Error;
+    429: RateLimitError;
     /**
      * Internal failure
      */
@@ -4330,9 +4363,9 @@ export type DeleteV1JobsByIdErrors = {
      */
     422: ValidationError;
     /**
-     * Rate limit exceeded
+     * Rate limit exceeded; X-RateLimit-* say the caller's window, Retry-After the refusing one's
      */
-    429: Error;
+    429: RateLimitError;
     /**
      * Internal failure
      */
@@ -4382,9 +4415,9 @@ export type GetV1JobsByIdErrors = {
      */
     422: ValidationError;
     /**
-     * Rate limit exceeded
+     * Rate limit exceeded; X-RateLimit-* say the caller's window, Retry-After the refusing one's
      */
-    429: Error;
+    429: RateLimitError;
     /**
      * Internal failure
      */
@@ -4448,9 +4481,9 @@ export type GetV1JobsErrors = {
      */
     422: ValidationError;
     /**
-     * Rate limit exceeded
+     * Rate limit exceeded; X-RateLimit-* say the caller's window, Retry-After the refusing one's
      */
-    429: Error;
+    429: RateLimitError;
     /**
      * Internal failure
      */
@@ -4502,9 +4535,9 @@ export type GetV1JobsByIdDownloadErrors = {
      */
     422: ValidationError;
     /**
-     * Rate limit exceeded
+     * Rate limit exceeded; X-RateLimit-* say the caller's window, Retry-After the refusing one's
      */
-    429: Error;
+    429: RateLimitError;
     /**
      * Internal failure
      */
