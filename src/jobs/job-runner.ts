@@ -94,7 +94,8 @@ export class JobRunner {
     const room = this.config.globalConcurrency - this.running.size;
     // With the queue, a queued job is left to it for a lease's time before the poll takes it.
     const queuedBefore = this.deps.queue ? new Date(now.getTime() - this.config.leaseSeconds * 1000).toISOString() : undefined;
-    const claimed = await this.deps.store.claim(this.owner, room, now.toISOString(), this.leaseUntil(now), queuedBefore);
+    const running = [...this.running.keys()];
+    const claimed = await this.deps.store.claim(this.owner, room, now.toISOString(), this.leaseUntil(now), { queuedBefore, running });
     for (const job of claimed) this.run(job);
   }
 

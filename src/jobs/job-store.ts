@@ -156,16 +156,19 @@ export class JobStore {
   /**
    * Claims up to `count` runnable jobs for `owner`: queued ones, and active ones whose lease
    * lapsed (their runner died). Each claim is a conditional update, so two runners racing for
-   * one job cannot both win.
+   * one job cannot both win. `running` are the jobs `owner` runs now: a lease of its own that
+   * lapsed while its process stalled is not a job to start a second time.
    */
-  async claim(owner: string, count: number, now: string, leaseUntil: string, queuedBefore?: string): Promise<JobRow[]> {
+  async claim(owner: string, count: number, now: string, leaseUntil: string, options: { queuedBefore?: string; running?: string[] } = {}): Promise<JobRow[]> {
     if (count <= 0) return [];
+    const { queuedBefore, running = [] } = options;
     let candidates = this.db
       .selectFrom('job')
       .select('id')
       .where((eb) => eb.or([eb('status', '=', 'queued'), eb.and([eb('status', '=', 'active'), eb('lease_expires_at', '<', now)])]));
     // With the queue, new jobs are pushed to runners: the poll only picks up those it missed.
     if (queuedBefore) candidates = candidates.where((eb) => eb.or([eb('status', '=', 'active'), eb('created_at', '<', queuedBefore)]));
+    if (running.length > 0) candidates = candidates.where('id', 'not in', running);
     const claimed: JobRow[] = [];
     for (const { id } of await candidates.orderBy('created_at').limit(count * 2).execute()) {
       if (claimed.length >= count) break;
