@@ -1,5 +1,5 @@
 import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
-import { Agent, type IncomingMessage, type OutgoingHttpHeaders, type ServerResponse, createServer, request } from 'node:http';
+import { Agent, type ClientRequest, type IncomingMessage, type OutgoingHttpHeaders, type ServerResponse, createServer, request } from 'node:http';
 import type { AddressInfo, Socket } from 'node:net';
 import type { Duplex } from 'node:stream';
 import type { Logger } from 'pino';
@@ -43,6 +43,9 @@ export interface BrowserProxySettings {
   username: string;
   password: string;
 }
+
+/** Requests that may go again on a new connection when a reused one died before answering. */
+const BODILESS_METHODS = new Set(['GET', 'HEAD', 'OPTIONS']);
 
 const HOP_BY_HOP = new Set([
   'connection',
@@ -203,34 +206,49 @@ export class EgressProxy {
       this.answer(res, outcome === 'refused' ? 403 : 502, outcome, describe(error));
       return;
     }
-    const upstream = request({
-      host: target.hostname.replace(/^\[|\]$/g, ''),
-      port,
-      method: req.method,
-      path: `${target.pathname}${target.search}`,
-      headers: forwardableHeaders(req.rawHeaders),
-      setHost: false,
-      agent: this.upstreamAgent,
-      lookup: pinnedLookup(addresses),
-      timeout: this.idleTimeoutMs,
-    });
-    upstream.on('timeout', () => upstream.destroy(new Error('The target stopped answering')));
-    upstream.on('response', (answer) => {
-      res.writeHead(answer.statusCode ?? 502, answer.statusMessage, forwardableHeaders(answer.rawHeaders));
-      answer.pipe(res);
-    });
-    upstream.on('error', (error) => {
-      if (res.headersSent) {
-        res.destroy();
-        return;
-      }
-      this.report(error, target.href, 'forward');
-      this.answer(res, 502, 'unreachable', describe(error));
-    });
+    const bodiless = BODILESS_METHODS.has(req.method ?? '') && !req.headers['content-length'] && !req.headers['transfer-encoding'];
+    let upstream: ClientRequest;
+    const forward = (retried: boolean) => {
+      const attempt = request({
+        host: target.hostname.replace(/^\[|\]$/g, ''),
+        port,
+        method: req.method,
+        path: `${target.pathname}${target.search}`,
+        headers: forwardableHeaders(req.rawHeaders),
+        setHost: false,
+        // The second try takes a connection of its own rather than another kept-alive one.
+        agent: retried ? false : this.upstreamAgent,
+        lookup: pinnedLookup(addresses),
+        timeout: this.idleTimeoutMs,
+      });
+      attempt.on('timeout', () => attempt.destroy(new Error('The target stopped answering')));
+      attempt.on('response', (answer) => {
+        res.writeHead(answer.statusCode ?? 502, answer.statusMessage, forwardableHeaders(answer.rawHeaders));
+        answer.pipe(res);
+      });
+      attempt.on('error', (error) => {
+        if (res.headersSent || res.destroyed) {
+          res.destroy();
+          return;
+        }
+        // A kept-alive connection the target closed just as it was reused fails before any
+        // answer: that says nothing about the target, so a request without a body goes again,
+        // once, on a new connection (what Node's documentation advises for reused sockets).
+        if (attempt.reusedSocket && bodiless && !retried) {
+          forward(true);
+          return;
+        }
+        this.report(error, target.href, 'forward');
+        this.answer(res, 502, 'unreachable', describe(error));
+      });
+      if (bodiless) attempt.end();
+      else req.pipe(attempt);
+      upstream = attempt;
+    };
+    forward(false);
     res.on('close', () => {
       if (!res.writableFinished) upstream.destroy();
     });
-    req.pipe(upstream);
   }
 
   private splice(client: Socket, upstream: Socket): void {

@@ -10,7 +10,7 @@ import { createPostgresDatabase, testDialects } from '../helpers/databases.js';
 import { startTestServer, type TestServer } from '../helpers/test-server.js';
 
 /** Tables created by migrations after 0004, dependants first. */
-const LATER_MIGRATION_TABLES = ['job_result', 'job_task', 'job'];
+const LATER_MIGRATION_TABLES = ['job_reservation', 'job_result', 'job_task', 'job'];
 
 /**
  * What someone who reads the database (a backup, a replica) finds of the secrets that let

@@ -1,4 +1,5 @@
 import { request } from 'node:http';
+import { type AddressInfo, createServer as createNetServer } from 'node:net';
 import pino from 'pino';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { AddressPolicy, type AddressPolicyOptions, type HostResolver } from '../../src/net/address-policy.js';
@@ -18,18 +19,18 @@ function credentialsOf(proxy: EgressProxy): string {
 }
 
 /** An absolute-URI request through the proxy, as Chromium sends plain http (authenticated unless told otherwise). */
-function forward(proxy: EgressProxy, url: string, authorization: string | null = credentialsOf(proxy)): Promise<ProxyAnswer> {
+function forward(proxy: EgressProxy, url: string, authorization: string | null = credentialsOf(proxy), body?: string): Promise<ProxyAnswer> {
   const { hostname, port } = new URL(proxy.url);
   const headers = { host: new URL(url).host, 'proxy-connection': 'keep-alive', ...(authorization ? { 'proxy-authorization': authorization } : {}) };
   return new Promise((resolve, reject) => {
-    const req = request({ host: hostname, port, path: url, headers }, (res) => {
+    const req = request({ host: hostname, port, path: url, headers, method: body === undefined ? 'GET' : 'POST' }, (res) => {
       let body = '';
       res.setEncoding('utf8');
       res.on('data', (chunk: string) => (body += chunk));
       res.on('end', () => resolve({ status: res.statusCode ?? 0, egress: res.headers[EGRESS_HEADER] as string | undefined, body }));
     });
     req.on('error', reject);
-    req.end();
+    req.end(body);
   });
 }
 
@@ -204,6 +205,41 @@ describe('egress proxy', () => {
     expect(answer.status).toBe(502);
     expect(proxy.outcomeOf(answer.egress)).toBe('unreachable');
     expect((await tunnel(proxy, `127.0.0.1:${port}`)).status).toBe(502);
+  });
+
+  it('sends a request again on a new connection when a kept-alive one dies as it is reused, and only one without a body', async () => {
+    // A target that closes each connection when a second request arrives on it: what a server
+    // whose keep-alive timeout ends just as the proxy reuses the connection looks like.
+    let connections = 0;
+    const target = createNetServer((socket) => {
+      connections += 1;
+      let requests = 0;
+      socket.on('data', (chunk) => {
+        if (!chunk.toString('latin1').includes('\r\n\r\n')) return;
+        requests += 1;
+        if (requests > 1) {
+          socket.destroy();
+          return;
+        }
+        socket.write('HTTP/1.1 200 OK\r\nContent-Type: text/plain\r\nContent-Length: 2\r\nConnection: keep-alive\r\n\r\nok');
+      });
+      socket.on('error', () => socket.destroy());
+    });
+    await new Promise<void>((resolve) => target.listen(0, '127.0.0.1', resolve));
+    const { port } = target.address() as AddressInfo;
+    try {
+      const proxy = await startProxy({ allowPrivateHosts: [`127.0.0.1:${port}`] });
+      expect(await forward(proxy, `http://127.0.0.1:${port}/first`)).toMatchObject({ status: 200, body: 'ok' });
+      expect(await forward(proxy, `http://127.0.0.1:${port}/second`)).toMatchObject({ status: 200, body: 'ok', egress: undefined });
+      expect(connections, 'the second request went again on a connection of its own').toBe(2);
+      // A request with a body may have been acted on: it is not sent twice.
+      expect((await forward(proxy, `http://127.0.0.1:${port}/warm`)).status).toBe(200);
+      const posted = await forward(proxy, `http://127.0.0.1:${port}/form`, credentialsOf(proxy), 'a=1');
+      expect([posted.status, proxy.outcomeOf(posted.egress)]).toEqual([502, 'unreachable']);
+      expect(connections).toBe(3);
+    } finally {
+      await new Promise((resolve) => target.close(resolve));
+    }
   });
 
   it('does not honour a forged egress header from a target', async () => {
