@@ -1,7 +1,7 @@
 import { availableParallelism } from 'node:os';
 import { resolve } from 'node:path';
 import { z } from 'zod';
-import { isAddressOrRange } from './http/client-address.js';
+import { isAddressOrRange } from './net/address-range.js';
 import { isHostPort } from './net/address-policy.js';
 
 /**

@@ -14,7 +14,6 @@ import { Authenticator } from './auth/authenticator.js';
 import { Credentials } from './auth/credentials.js';
 import { EmailVerification } from './auth/email-verification.js';
 import { createLogMailer, createSmtpMailer, type Mailer } from './auth/mailer.js';
-import { createClientAddress } from './http/client-address.js';
 import { createBrowserEngine } from './browser/browser-engine.js';
 import type { BrowserPool } from './browser/browser-pool.js';
 import type { Config } from './config.js';
@@ -69,7 +68,6 @@ export interface AppContext {
   /** Attempt limits of sign-in, sign-up and the mail-sending auth routes. */
   authLimits: AuthLimits;
   /** The client address of a request, behind TRUSTED_PROXIES or not. */
-  clientAddress: ReturnType<typeof createClientAddress>;
   apiKeys: ApiKeyService;
   credits: CreditStore;
   accounts: AccountService;
@@ -156,8 +154,7 @@ export async function createContext(config: Config, overrides: ContextOverrides 
     credentials = new Credentials(auth, database.db, config, accountMail);
     emailVerification = new EmailVerification(auth, credentials, accountMail, config.emailVerificationTtlSeconds);
     const rateLimiter = overrides.rateLimiter ?? (redis ? new RedisRateLimiter(redis) : new MemoryRateLimiter());
-    const clientAddress = createClientAddress(config.trustedProxies);
-    const authLimits = new AuthLimits(rateLimiter, config.authLimits, clientAddress);
+    const authLimits = new AuthLimits(rateLimiter, config.authLimits);
     const apiKeys = new ApiKeyService(auth, database.db);
     const billing = new Billing(credits, accounts);
     // Loaded only when used: the AWS SDK adds about a second to every start.
@@ -217,7 +214,6 @@ export async function createContext(config: Config, overrides: ContextOverrides 
       credentials,
       emailVerification,
       authLimits,
-      clientAddress,
       apiKeys,
       credits,
       accounts,

@@ -3,7 +3,7 @@ import { type Principal, toIsoString, toPlan } from '../auth/principal.js';
 import type { Config, PlanName } from '../config.js';
 import type { DialectName } from '../db/database.js';
 import type { Database } from '../db/schema.js';
-import { AppError } from '../http/errors.js';
+import { AppError } from '../errors/app-error.js';
 import type { CreditInfo, CreditStore } from './credits.js';
 
 export interface PlanChange {

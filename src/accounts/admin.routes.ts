@@ -2,7 +2,7 @@ import type { MiddlewareHandler } from 'hono';
 import type { AuthedEnv } from '../http/context.js';
 import { createRoute, z } from '@hono/zod-openapi';
 import { ok } from '../http/envelope.js';
-import { forbidden } from '../http/errors.js';
+import { forbidden } from '../errors/app-error.js';
 import { authedErrors, bearerSecurity, createRouter, envelope, errorResponse, json, jsonBody } from '../http/openapi.js';
 import type { RouteDeps } from '../http/route-deps.js';
 

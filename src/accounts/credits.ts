@@ -1,6 +1,6 @@
 import { type Kysely, type Transaction, sql } from 'kysely';
 import type { Database } from '../db/schema.js';
-import { AppError } from '../http/errors.js';
+import { AppError } from '../errors/app-error.js';
 
 export interface CreditInfo {
   balance: number;

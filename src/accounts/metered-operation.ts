@@ -6,7 +6,7 @@ import type { Config } from '../config.js';
 import type { ConcurrencyLimiter } from '../limits/concurrency-limiter.js';
 import type { Metrics } from '../metrics/metrics.js';
 import { takeConcurrencySlot } from '../limits/concurrency-slot.js';
-import { AppError } from '../http/errors.js';
+import { AppError } from '../errors/app-error.js';
 import type { Billing } from './billing.js';
 import type { ReservationKeeper } from './credits.js';
 
@@ -29,7 +29,7 @@ export interface MeteredRequest<T> {
   cache: Pick<CacheLookup<T>, 'key' | 'maxAgeSeconds' | 'isUsable' | 'toCacheValue' | 'shouldStore'>;
   /** A result answered without charge, and not cached (an empty page: a retry may find more). */
   isFree?: (value: T) => boolean;
-  /** A failure charged all the same (it answers with X-Credits-Cost); every other failure is refunded. */
+  /** A failure charged all the same (its AppError's creditsCharged says how much); every other failure is refunded. */
   chargesFailure?: (error: unknown) => boolean;
   /** Holds the reservation as a record until the result is recorded (a job's page); see ReservationKeeper. */
   reservations?: ReservationKeeper;
@@ -63,7 +63,7 @@ export async function runMetered<T>(deps: MeteredDeps, request: MeteredRequest<T
     const { chargesFailure, reservations } = request;
     const charged = { principal, cost, operation, requestId, reservations, isFree: isFree && (({ value }: { value: T }) => isFree(value)), chargesFailure };
     const { value, cache } = await deps.billing.run(charged, () => readThrough(lookup, produce)).catch((error: unknown) => {
-      if (error instanceof AppError && cost > 0 && chargesFailure?.(error)) error.headers['X-Credits-Cost'] = String(cost);
+      if (error instanceof AppError && cost > 0 && chargesFailure?.(error)) error.creditsCharged = cost;
       throw error;
     });
     const creditsCost = isFree?.(value) ? 0 : cost;

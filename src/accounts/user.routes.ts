@@ -3,7 +3,7 @@ import type { VerificationOutcome } from '../auth/email-verification.js';
 import type { MailDelivery } from '../auth/mailer.js';
 import type { Principal } from '../auth/principal.js';
 import { ok } from '../http/envelope.js';
-import { forbidden, unauthorized } from '../http/errors.js';
+import { forbidden, unauthorized } from '../errors/app-error.js';
 import { authedErrors, bearerSecurity, createRouter, envelope, errorResponse, json, jsonBody, publicErrors } from '../http/openapi.js';
 import type { RouteDeps } from '../http/route-deps.js';
 

@@ -4,7 +4,7 @@ import { ok } from '../http/envelope.js';
 import { authedErrors, bearerSecurity, createRouter, envelope, errorResponse, json, jsonBody } from '../http/openapi.js';
 import type { RouteDeps } from '../http/route-deps.js';
 import { pageFields, warningsField } from '../web/page-options.js';
-import { webErrors } from '../web/web-errors.js';
+import { webErrors } from '../web/web-errors.openapi.js';
 import { aiAskFields, checkAsk } from './ask-schema.js';
 
 const AiExtractBody = z.object({ ...pageFields, ...aiAskFields }).superRefine(checkAsk);

@@ -1,7 +1,7 @@
 import type { Logger } from 'pino';
 import type { AiConfig } from '../config.js';
-import { AppError } from '../http/errors.js';
-import { validationError } from '../http/validation.js';
+import { AppError } from '../errors/app-error.js';
+import { validationError } from '../errors/validation-error.js';
 import { describeUpstreamFailure, UpstreamError } from '../providers/bounded-fetch.js';
 import { rateLimitedError } from '../providers/provider-errors.js';
 import { type ChatCompletion, ChatCompletionsClient, type ChatMessage, ModelRefusal, type ResponseFormat } from './chat-completions-client.js';

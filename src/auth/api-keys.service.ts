@@ -1,6 +1,6 @@
 import type { Kysely, Selectable } from 'kysely';
 import type { ApiKeyTable, Database } from '../db/schema.js';
-import { AppError, notFound } from '../http/errors.js';
+import { AppError, notFound } from '../errors/app-error.js';
 import type { Auth } from './auth.js';
 import { toIsoString } from './principal.js';
 

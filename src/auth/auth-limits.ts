@@ -1,11 +1,16 @@
 import { createHash } from 'node:crypto';
-import type { Context } from 'hono';
+import type { Logger } from 'pino';
 import type { AuthLimitsConfig } from '../config.js';
-import { addressLimitKey } from '../http/client-address.js';
-import type { AppEnv } from '../http/context.js';
-import { AppError } from '../http/errors.js';
+import { AppError } from '../errors/app-error.js';
 import type { RateLimiter } from '../limits/rate-limiter.js';
+import { addressLimitKey } from '../net/address-range.js';
 import { unlessUnavailable } from '../redis/service-unavailable.js';
+
+/** Who makes an auth attempt: the client's address (see TRUSTED_PROXIES) and the request's log. */
+export interface AuthClient {
+  address: string;
+  log: Logger;
+}
 
 /** What an auth route does, for counting: each kind has its own budget. */
 export type AuthAttempt = 'sign-in' | 'sign-up' | 'mail' | 'password';
@@ -50,23 +55,22 @@ export class AuthLimits {
   constructor(
     private readonly limiter: RateLimiter,
     private readonly limits: AuthLimitsConfig,
-    private readonly clientAddress: (c: Context) => string,
   ) {}
 
   /** Counts one attempt; throws 429 RATE_LIMIT_EXCEEDED with Retry-After when a budget is spent. */
-  async check(c: Context<AppEnv>, attempt: AuthAttempt, email?: string): Promise<void> {
+  async check(client: AuthClient, attempt: AuthAttempt, email?: string): Promise<void> {
     const windowMs = this.limits.windowSeconds * 1000;
     for (const rule of RULES[attempt]) {
       if (rule.scope === 'email' && !email) continue;
-      const subject = rule.scope === 'address' ? addressLimitKey(this.clientAddress(c)) : emailKey(email!);
+      const subject = rule.scope === 'address' ? addressLimitKey(client.address) : emailKey(email!);
       const key = `auth:${rule.bucket}:${rule.scope}:${subject}`;
       const limit = rule.limit(this.limits);
       const decision = await unlessUnavailable(() => this.limiter.hit(key, limit, windowMs));
       if (decision.allowed) continue;
       const retryAfter = Math.max(1, decision.resetAt - Math.floor(Date.now() / 1000));
-      c.get('log').info({ bucket: rule.bucket, scope: rule.scope, limit }, 'auth attempt refused by its limit');
+      client.log.info({ bucket: rule.bucket, scope: rule.scope, limit }, 'auth attempt refused by its limit');
       throw new AppError('RATE_LIMIT_EXCEEDED', 'Rate limit exceeded', {
-        headers: { 'Retry-After': String(retryAfter) },
+        retryAfterSeconds: retryAfter,
         details: { retryAfter },
       });
     }

@@ -1,5 +1,9 @@
 import { createRoute, z } from '@hono/zod-openapi';
 import type { AppContext } from '../container.js';
+import type { Context } from 'hono';
+import { createClientAddress } from '../http/client-address.js';
+import type { AppEnv } from '../http/context.js';
+import type { AuthClient } from './auth-limits.js';
 import { bearerSecurity, createRouter, errorResponse, json, jsonBody, ValidationErrorSchema } from '../http/openapi.js';
 import { MAX_EMAIL_LENGTH, MAX_NAME_LENGTH } from './account-fields.js';
 import { forwardToAuth } from './auth-forward.js';
@@ -139,16 +143,18 @@ const updateUserRoute = route({
 export function authRoutes(ctx: AppContext) {
   const router = createRouter();
   const limits = ctx.authLimits;
+  const clientAddress = createClientAddress(ctx.config.trustedProxies);
+  const authClient = (c: Context<AppEnv>): AuthClient => ({ address: clientAddress(c), log: c.get('log') });
 
   router.openapi(signUpRoute, async (c) => {
     const body = c.req.valid('json');
-    await limits.check(c, 'sign-up', body.email);
+    await limits.check(authClient(c), 'sign-up', body.email);
     return forwardToAuth(c, ctx, { body, mail: 'report' });
   });
 
   router.openapi(signInRoute, async (c) => {
     const body = c.req.valid('json');
-    await limits.check(c, 'sign-in', body.email);
+    await limits.check(authClient(c), 'sign-in', body.email);
     return forwardToAuth(c, ctx, { body });
   });
 
@@ -158,25 +164,25 @@ export function authRoutes(ctx: AppContext) {
 
   router.openapi(sendVerificationRoute, async (c) => {
     const body = c.req.valid('json');
-    await limits.check(c, 'mail', body.email);
+    await limits.check(authClient(c), 'mail', body.email);
     return forwardToAuth(c, ctx, { body, mail: 'conceal' });
   });
 
   router.openapi(requestResetRoute, async (c) => {
     const body = c.req.valid('json');
-    await limits.check(c, 'mail', body.email);
+    await limits.check(authClient(c), 'mail', body.email);
     return forwardToAuth(c, ctx, { body, mail: 'conceal' });
   });
 
   router.openapi(resetPasswordRoute, async (c) => {
     const body = c.req.valid('json');
-    await limits.check(c, 'password');
+    await limits.check(authClient(c), 'password');
     return forwardToAuth(c, ctx, { body });
   });
 
   router.openapi(changePasswordRoute, async (c) => {
     const body = c.req.valid('json');
-    await limits.check(c, 'password');
+    await limits.check(authClient(c), 'password');
     // Whoever held a session before the change is out: only the answer's new token works.
     return forwardToAuth(c, ctx, { body: { ...body, revokeOtherSessions: true } });
   });

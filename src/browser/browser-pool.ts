@@ -4,7 +4,7 @@ import type { Logger } from 'pino';
 import type { AddressPolicy } from '../net/address-policy.js';
 import { EgressProxy, type EgressProxyOptions } from '../net/egress-proxy.js';
 import { type ChromiumProcess, killChromiumLeftovers, launchChromium } from './chromium-process.js';
-import { closeLease, type PageLease } from './context-supply.js';
+import { closeLease, type PageLease } from './page-lease.js';
 import { BrowserGeneration } from './browser-generation.js';
 import type { BrowserSessionsOptions } from './browser-sessions.js';
 import type { WarmPagesOptions } from './warm-pages.js';

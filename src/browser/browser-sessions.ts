@@ -1,6 +1,6 @@
 import type { BrowserContext } from 'playwright-core';
 import { withPageSession } from '../extract/page-script.js';
-import type { PageLease } from './context-supply.js';
+import type { PageLease } from './page-lease.js';
 import { type ContextOptions, deviceOf, InvalidPageOption, type PageDevice, PoolOverloaded } from './types.js';
 
 export interface BrowserSessionsOptions {

@@ -5,21 +5,13 @@ import type { BrowserProxySettings } from '../net/egress-proxy.js';
 import { contextProxy, logInToProxy } from './proxy-login.js';
 import { type ContextOptions, deviceOf, InvalidPageOption, type PageDevice } from './types.js';
 import { BrowserSessions, type BrowserSessionsOptions } from './browser-sessions.js';
+import { closeLease, type PageLease } from './page-lease.js';
 import type { WarmPages } from './warm-pages.js';
 
 /** The spec's default viewport. */
 export const DEFAULT_VIEWPORT = { width: 1280, height: 800 };
 
 /** A context and its page, used by one request at a time: fresh, or an account's own page reset (warm-pages.ts). */
-export interface PageLease {
-  context: BrowserContext;
-  page: Page;
-  /** The device the context was created with (a session's: the device of the request that opened it). */
-  device: PageDevice;
-  /** The context outlives this request (a named session's): closing the lease closes only its page. */
-  shared?: boolean;
-}
-
 /** Settings every context gets, whatever the caller asks. */
 const FIXED_SETTINGS: BrowserContextOptions = { serviceWorkers: 'block', acceptDownloads: false };
 
@@ -183,10 +175,6 @@ export class ContextSupply {
       javaScriptEnabled: options.javaScriptEnabled,
     });
   }
-}
-
-export async function closeLease(lease: PageLease): Promise<void> {
-  await (lease.shared ? lease.page : lease.context).close().catch(() => undefined);
 }
 
 /** A rejection handler that closes `context` and rethrows. */

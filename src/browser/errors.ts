@@ -1,5 +1,5 @@
-import { AppError } from '../http/errors.js';
-import { validationError } from '../http/validation.js';
+import { AppError } from '../errors/app-error.js';
+import { validationError } from '../errors/validation-error.js';
 import { AddressNotAllowed } from '../net/errors.js';
 import { BrowserCrashed, InvalidPageOption, NavigationTimeout, PageCrashed, PoolOverloaded, RequestAborted, TargetUnreachable } from './types.js';
 
@@ -26,7 +26,7 @@ export function toAppError(error: unknown): unknown {
   if (error instanceof PoolOverloaded) {
     return new AppError('SERVICE_OVERLOADED', 'The service is busy; retry shortly', {
       cause: error,
-      headers: { 'Retry-After': String(error.retryAfterSeconds) },
+      retryAfterSeconds: error.retryAfterSeconds,
     });
   }
   if (error instanceof RequestAborted) {

@@ -1,7 +1,7 @@
 import type { CDPSession, Request } from 'playwright-core';
 import type { Logger } from 'pino';
 import { withPageSession } from '../extract/page-script.js';
-import { closeLease, type PageLease } from './context-supply.js';
+import { closeLease, type PageLease } from './page-lease.js';
 
 export interface WarmPagesOptions {
   /** Warm pages kept at most, all accounts together (0: none, every request gets a fresh context). */

@@ -3,7 +3,7 @@ import type { Caller } from '../accounts/caller.js';
 import { type MeteredDeps, runMetered } from '../accounts/metered-operation.js';
 import { fingerprint } from '../cache/fingerprint.js';
 import { cacheKey } from '../cache/result-cache.js';
-import { AppError } from '../http/errors.js';
+import { AppError } from '../errors/app-error.js';
 import { describeUpstreamFailure, UpstreamError } from '../providers/bounded-fetch.js';
 import { rateLimitedError } from '../providers/provider-errors.js';
 import { type CaptionTrack, chooseTrack, describeLanguages, type PlayerInfo } from './caption-tracks.js';

@@ -5,7 +5,7 @@ import SQLite from 'better-sqlite3';
 import { Kysely, PostgresDialect, SqliteDialect } from 'kysely';
 import pg from 'pg';
 import type { Database } from './schema.js';
-import { type AppError, backendUnavailable } from '../http/errors.js';
+import { type AppError, backendUnavailable } from '../errors/app-error.js';
 
 export type DialectName = 'sqlite' | 'postgres';
 

@@ -2,7 +2,7 @@ import { randomBytes, randomUUID } from 'node:crypto';
 import type { Kysely, Selectable } from 'kysely';
 import type { Config, PlanName } from '../config.js';
 import type { Database, FileTable } from '../db/schema.js';
-import { unlessBackendUnavailable } from '../http/errors.js';
+import { unlessBackendUnavailable } from '../errors/app-error.js';
 import { BlobStoreUnavailable, type BlobStore, type StoredBlob } from './blob-store.js';
 
 export type FileType = 'screenshot' | 'pdf';

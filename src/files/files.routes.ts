@@ -1,7 +1,7 @@
 import { createRoute, z } from '@hono/zod-openapi';
 import type { AppContext } from '../container.js';
 import { createRouter, errorResponse } from '../http/openapi.js';
-import { notFound } from '../http/errors.js';
+import { notFound } from '../errors/app-error.js';
 import { FILES_PATH } from './file.service.js';
 
 const TOKEN = /^[A-Za-z0-9_-]{43}$/;

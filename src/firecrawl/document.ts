@@ -1,7 +1,7 @@
 import { z } from '@hono/zod-openapi';
 import type { PageMetadata } from '../web/outputs.js';
+import type { PageAnswer } from '../web/page-answer.js';
 import type { PageRun } from '../web/page-pipeline.js';
-import type { PluckScrape } from './scrape-request.js';
 
 /** Firecrawl's `metadata`: its own names, the page's Open Graph tags as ogTitle, ogImage..., and the twitter:* tags by name. */
 export const documentMetadataSchema = z
@@ -44,55 +44,36 @@ export const documentSchema = z
 
 export type FirecrawlDocument = z.infer<typeof documentSchema>;
 
-/** A page pipeline run as a Firecrawl document. */
-export function firecrawlDocument(run: PageRun, scrape: Pick<PluckScrape, 'extractionField'>, scrapeId: string): FirecrawlDocument {
-  const { outputs, metadata, warnings } = run.result;
-  const document: FirecrawlDocument = {
-    markdown: outputs.markdown?.markdown,
-    html: outputs.html,
-    rawHtml: outputs.rawHtml,
-    links: outputs.links,
-    images: outputs.images,
-    screenshot: outputs.screenshot?.permanentUrl,
-    metadata: {
-      ...firecrawlMetadata(metadata),
-      scrapeId,
-      cacheState: run.cache === 'HIT' ? 'hit' : 'miss',
-      creditsUsed: run.creditsCost,
-    },
-  };
-  if (outputs.json) document[scrape.extractionField] = outputs.json.extracted;
-  if (warnings.length > 0) document.warning = warnings.map((warning) => warning.message).join(' ');
-  return withoutUndefined(document);
+/** What Firecrawl's metadata says of the answer itself, besides the page's own: its price, and for a scrape its id and cache state. */
+export interface DocumentFacts {
+  scrapeId?: string;
+  cacheState?: 'hit' | 'miss';
+  creditsUsed: number;
 }
 
-/** A job's page as stored (what POST /v1/web/page answers for it) as a Firecrawl document. */
-export function storedDocument(data: StoredPageData, creditsUsed: number, extractionFields: Array<'json' | 'extract'>): FirecrawlDocument {
-  const { metadata } = data;
+/** The facts of a scrape's answer: the request's id as the scrape's, whether the cache answered, the price. */
+export function scrapeFacts(run: Pick<PageRun, 'cache' | 'creditsCost'>, scrapeId: string): DocumentFacts {
+  return { scrapeId, cacheState: run.cache === 'HIT' ? 'hit' : 'miss', creditsUsed: run.creditsCost };
+}
+
+/**
+ * A page answer as a Firecrawl document: a scrape's, or a job's page as stored. A json
+ * extraction goes in each of `extractionFields` (`json`, or v1's `extract`).
+ */
+export function firecrawlDocument(answer: PageAnswer, extractionFields: ReadonlyArray<'json' | 'extract'>, facts: DocumentFacts): FirecrawlDocument {
+  const { metadata } = answer;
   const document: FirecrawlDocument = {
-    markdown: data.markdown,
-    html: data.html,
-    rawHtml: data.rawHtml,
-    links: data.links,
-    images: data.images,
-    screenshot: data.screenshot?.permanentUrl,
-    metadata: { ...firecrawlMetadata(metadata), creditsUsed },
+    markdown: answer.markdown,
+    html: answer.html,
+    rawHtml: answer.rawHtml,
+    links: answer.links,
+    images: answer.images,
+    screenshot: answer.screenshot?.permanentUrl,
+    metadata: { ...firecrawlMetadata(metadata), ...facts },
   };
-  if (data.json) for (const field of extractionFields) document[field] = data.json.extracted;
+  if (answer.json) for (const field of extractionFields) document[field] = answer.json.extracted;
   if (metadata.warnings?.length) document.warning = metadata.warnings.map((warning) => warning.message).join(' ');
   return withoutUndefined(document);
-}
-
-/** The stored form of a page in a job's results (src/web/page-formats.routes.ts pageData, as JSON). */
-export interface StoredPageData {
-  markdown?: string;
-  html?: string;
-  rawHtml?: string;
-  links?: string[];
-  images?: string[];
-  screenshot?: { permanentUrl: string };
-  json?: { extracted: Record<string, unknown> };
-  metadata: PageMetadata & { warnings?: Array<{ message: string }> };
 }
 
 /** What the page says of itself under Firecrawl's names; fields the page leaves empty are left out, as Firecrawl does. */

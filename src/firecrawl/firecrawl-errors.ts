@@ -1,9 +1,8 @@
 import type { Context } from 'hono';
 import type { ZodError } from 'zod';
 import type { AppEnv } from '../http/context.js';
-import type { ErrorBody } from '../http/envelope.js';
-import { handleError } from '../http/error-handler.js';
-import { toSpecIssues } from '../http/validation.js';
+import { describeError } from '../http/error-handler.js';
+import { toSpecIssues } from '../errors/validation-error.js';
 
 /**
  * Firecrawl answers a failed request with `{success: false, error: '<message>'}` and its SDKs
@@ -38,17 +37,17 @@ const FIRECRAWL_STATUS: Record<string, number> = {
 };
 
 /**
- * The error handler of the Firecrawl routes: Pluck's own handler decides the error (its
- * logging, a database that is down, the headers such as Retry-After), then its body is said
- * again in Firecrawl's shape.
+ * The error handler of the Firecrawl routes: the failure is described as for Pluck's own
+ * routes (its logging, a database that is down, headers such as Retry-After and X-Credits-Cost),
+ * then said in Firecrawl's shape.
  */
-export async function handleFirecrawlError(thrown: Error, c: Context<AppEnv>): Promise<Response> {
-  const pluck = handleError(thrown, c);
-  const body = (await pluck.json()) as ErrorBody;
-  const { code, message, requestId: _requestId, issues, ...extra } = body.error as ErrorBody['error'] & { issues?: unknown };
+export function handleFirecrawlError(thrown: Error, c: Context<AppEnv>): Response {
+  const { status, code, message, details, headers } = describeError(thrown, c.get('log'));
+  for (const [name, value] of Object.entries(headers)) c.header(name, value);
+  const { issues, ...fields } = details ?? {};
   // The error's own fields (which limit refused, say) ride in `details` when there are no issues.
-  const details = issues ?? (Object.keys(extra).length > 0 ? extra : undefined);
-  return c.json(firecrawlError(code, message, details), (FIRECRAWL_STATUS[code] ?? pluck.status) as 400);
+  const firecrawlDetails = issues ?? (Object.keys(fields).length > 0 ? fields : undefined);
+  return c.json(firecrawlError(code, message, firecrawlDetails), (FIRECRAWL_STATUS[code] ?? status) as 400);
 }
 
 /** The Firecrawl routes' validation hook: a body that does not fit answers 400 with its issues in `details`. */

@@ -3,11 +3,11 @@ import type { AppEnv } from '../http/context.js';
 import { callerOf } from '../http/context.js';
 import { bearerSecurity, json, jsonBody } from '../http/openapi.js';
 import type { RouteDeps } from '../http/route-deps.js';
-import { validationError } from '../http/validation.js';
+import { validationError } from '../errors/validation-error.js';
 import { batchBodySchema, crawlBodySchemas, mapBodySchema, mapLinks, splitBatchUrls, toCrawlRequest, toMapRequest, toScrapeSpec, toWebhook } from './crawl-request.js';
 import { documentSchema } from './document.js';
 import { firecrawlValidationHook, handleFirecrawlError } from './firecrawl-errors.js';
-import { FirecrawlError, firecrawlErrors, TAG } from './firecrawl.routes.js';
+import { FirecrawlError, firecrawlErrors, TAG } from './firecrawl.openapi.js';
 import { activeCrawls, awaitMap, errorsAnswer, firecrawlStatus, type JobPath, ownScrapingJob, STATUS_PAGE_SIZE, statusAnswer } from './job-answers.js';
 import type { FirecrawlVersion } from './scrape-request.js';
 

@@ -1,10 +1,11 @@
 import { z } from '@hono/zod-openapi';
 import type { Caller } from '../accounts/caller.js';
 import type { AppContext } from '../container.js';
-import { AppError } from '../http/errors.js';
-import { MAX_QUERY_LENGTH, MAX_SEARCH_LIMIT } from '../search/search.routes.js';
+import { AppError } from '../errors/app-error.js';
+import { MAX_QUERY_LENGTH, MAX_SEARCH_LIMIT } from '../search/search.service.js';
 import type { SearchHit } from '../search/search-provider.js';
-import { type FirecrawlDocument, firecrawlDocument } from './document.js';
+import { pageAnswer } from '../web/page-answer.js';
+import { type FirecrawlDocument, firecrawlDocument, scrapeFacts } from './document.js';
 import { type FirecrawlVersion, type PluckScrape, scrapeOptionFields, toPluckScrape } from './scrape-request.js';
 
 /** Each scraped result is a page load after the search, one after another in the account's slot: a bound on the wait. */
@@ -77,12 +78,12 @@ export async function firecrawlSearch(ctx: AppContext, caller: Caller, body: Sea
 async function scrapeHit(ctx: AppContext, caller: Caller, hit: SearchHit, scrape: PluckScrape) {
   try {
     const run = await ctx.pages.page(caller, { ...scrape.page, url: hit.url }, scrape.outputs, scrape.viewport);
-    return firecrawlDocument(run, scrape, caller.requestId);
+    return firecrawlDocument(await pageAnswer(run), [scrape.extractionField], scrapeFacts(run, caller.requestId));
   } catch (error) {
     // The request itself is wrong, or its caller left: no use trying the next results.
     if (!(error instanceof AppError) || error.code === 'VALIDATION_ERROR' || error.code === 'CLIENT_CLOSED_REQUEST') throw error;
     // A page held until its timeout is charged all the same (metered-operation.ts says so in this header).
-    const creditsUsed = Number(error.headers['X-Credits-Cost'] ?? 0);
+    const creditsUsed = error.creditsCharged;
     return { metadata: { sourceURL: hit.url, url: hit.url, statusCode: 0, creditsUsed, error: `${error.code}: ${error.message}` } } satisfies FirecrawlDocument;
   }
 }

@@ -1,9 +1,11 @@
 import type { Caller } from '../accounts/caller.js';
 import type { AppContext } from '../container.js';
-import { AppError, ERROR_STATUS, type ErrorCode } from '../http/errors.js';
+import { AppError, type ErrorCode } from '../errors/app-error.js';
+import { ERROR_STATUS } from '../http/error-status.js';
 import type { JobRow } from '../jobs/job-store.js';
 import type { CrawlSpec, JobOptions } from '../jobs/job-options.js';
-import { type FirecrawlDocument, type StoredPageData, storedDocument } from './document.js';
+import type { PageAnswer } from '../web/page-answer.js';
+import { type FirecrawlDocument, firecrawlDocument } from './document.js';
 import type { FirecrawlVersion } from './scrape-request.js';
 
 /** Results read for one status answer; Firecrawl's own page is about this size. */
@@ -61,7 +63,7 @@ export async function statusAnswer(ctx: AppContext, caller: Caller, id: string, 
     const { rows } = await ctx.jobs.resultRows(caller, id, lastOrdinal, wanted);
     for (const row of rows) {
       if (row.status === 'completed' && row.data) {
-        const document = storedDocument(JSON.parse(row.data) as StoredPageData, row.credits, extractionFields);
+        const document = firecrawlDocument(JSON.parse(row.data) as PageAnswer, extractionFields, { creditsUsed: row.credits });
         const size = JSON.stringify(document).length;
         if (data.length > 0 && chars + size > STATUS_PAGE_MAX_CHARS) {
           more = true;

@@ -1,7 +1,7 @@
 import { z } from '@hono/zod-openapi';
 import { aiAskFields } from '../ai/ask-schema.js';
 import type { ExtractionAsk } from '../ai/extraction-prompt.js';
-import { toSpecIssues, validationError, type ValidationIssue } from '../http/validation.js';
+import { toSpecIssues, validationError, type ValidationIssue } from '../errors/validation-error.js';
 import type { OutputRequest } from '../web/outputs.js';
 import { pageFields, type PageRequest, targetUrl, textSelectionFields, type Viewport, viewportSchema } from '../web/page-options.js';
 import type { ScreenshotOptions } from '../web/screenshot.js';

@@ -1,31 +1,52 @@
 import type { Context } from 'hono';
 import { HTTPException } from 'hono/http-exception';
+import type { ContentfulStatusCode } from 'hono/utils/http-status';
+import type { Logger } from 'pino';
+import { databaseUnavailable, isDatabaseUnavailable } from '../db/database.js';
+import { AppError } from '../errors/app-error.js';
 import type { AppEnv } from './context.js';
 import { errorBody } from './envelope.js';
-import { databaseUnavailable, isDatabaseUnavailable } from '../db/database.js';
-import { AppError } from './errors.js';
+import { statusOf } from './error-status.js';
+
+/** What an HTTP answer says about a failure, whatever shape its body then takes. */
+export interface DescribedError {
+  status: ContentfulStatusCode;
+  code: string;
+  message: string;
+  /** The error's own fields besides its code and message (a refused body's issues, which limit refused). */
+  details: Record<string, unknown> | undefined;
+  headers: Record<string, string>;
+}
 
 /**
- * The only place besides the validation hook that builds error bodies. AppErrors carry their
- * own status; Hono's HTTPExceptions (a wrong media type) keep theirs; a database
- * that cannot be reached is 503; anything else is a bug and answers 500 with nothing internal
- * in the body.
+ * The one place that decides what a failure answers, for the native and the Firecrawl bodies
+ * alike. AppErrors carry their code; Hono's HTTPExceptions (a wrong media type) keep their
+ * status; a database that cannot be reached is 503; anything else is a bug and answers 500 with
+ * nothing internal in it. Failures of ours (5xx) are logged here.
  */
-export function handleError(thrown: Error, c: Context<AppEnv>) {
-  const requestId = c.get('requestId') ?? crypto.randomUUID();
-  const log = c.get('log');
+export function describeError(thrown: unknown, log: Logger | undefined): DescribedError {
   const err = isDatabaseUnavailable(thrown) ? databaseUnavailable(thrown) : thrown;
   if (err instanceof AppError) {
-    if (err.status >= 500) log?.error({ err, cause: err.cause, code: err.code }, 'request failed');
-    for (const [name, value] of Object.entries(err.headers)) c.header(name, value);
-    return c.json(errorBody(requestId, err.code, err.message, err.details), err.status);
+    const status = statusOf(err.code);
+    if (status >= 500) log?.error({ err, cause: err.cause, code: err.code }, 'request failed');
+    const headers: Record<string, string> = {};
+    if (err.retryAfterSeconds !== undefined) headers['Retry-After'] = String(err.retryAfterSeconds);
+    if (err.creditsCharged > 0) headers['X-Credits-Cost'] = String(err.creditsCharged);
+    return { status, code: err.code, message: err.message, details: err.details, headers };
   }
   if (err instanceof HTTPException) {
-    const { code, message } = describeHttpException(err);
-    return c.json(errorBody(requestId, code, message), err.status);
+    return { status: err.status, ...describeHttpException(err), details: undefined, headers: {} };
   }
   log?.error({ err }, 'unhandled error');
-  return c.json(errorBody(requestId, 'INTERNAL_ERROR', 'An internal error occurred'), 500);
+  return { status: 500, code: 'INTERNAL_ERROR', message: 'An internal error occurred', details: undefined, headers: {} };
+}
+
+/** The native error body (the spec's), for every route but Firecrawl's. */
+export function handleError(thrown: Error, c: Context<AppEnv>) {
+  const described = describeError(thrown, c.get('log'));
+  for (const [name, value] of Object.entries(described.headers)) c.header(name, value);
+  const requestId = c.get('requestId') ?? crypto.randomUUID();
+  return c.json(errorBody(requestId, described.code, described.message, described.details), described.status);
 }
 
 function describeHttpException(err: HTTPException): { code: string; message: string } {

@@ -4,7 +4,7 @@ import type { Config } from '../config.js';
 import type { RateLimiter } from '../limits/rate-limiter.js';
 import { countRequests } from '../limits/request-limits.js';
 import type { AppEnv, AuthedEnv } from './context.js';
-import { unauthorized } from './errors.js';
+import { unauthorized } from '../errors/app-error.js';
 
 /** How many requests one HTTP request counts as against the hourly limits: 1, except an MCP batch (its tool calls). */
 export type RequestCost = (c: Context<AuthedEnv>) => number | Promise<number>;
@@ -34,7 +34,10 @@ export function requireAuth(
     const principal = await authenticator.resolve(c.req.header('authorization'));
     if (!principal) throw unauthorized();
     c.set('principal', principal);
-    const headers = await countRequests(limiter, config.plans, principal, await cost(c));
+    const { headers, refusal } = await countRequests(limiter, config.plans, principal, await cost(c));
+    // Set before the route runs so that an error answer (this refusal included) carries them too.
+    for (const [name, value] of Object.entries(headers)) c.header(name, value);
+    if (refusal) throw refusal;
     await next();
     for (const [name, value] of Object.entries(headers)) c.res.headers.set(name, value);
   };

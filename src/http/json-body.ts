@@ -1,6 +1,6 @@
 import type { MiddlewareHandler } from 'hono';
 import type { AppEnv } from './context.js';
-import { AppError } from './errors.js';
+import { AppError } from '../errors/app-error.js';
 
 const JSON_TYPE = /^application\/(?:[\w.+-]+\+)?json\b/i;
 

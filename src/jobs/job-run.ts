@@ -3,12 +3,12 @@ import type { Logger } from 'pino';
 import type { Caller } from '../accounts/caller.js';
 import type { Principal } from '../auth/principal.js';
 import type { Config, JobsConfig } from '../config.js';
-import { AppError } from '../http/errors.js';
+import { AppError } from '../errors/app-error.js';
 import type { AddressPolicy } from '../net/address-policy.js';
 import { AddressNotAllowed } from '../net/errors.js';
 import type { OutputRequest } from '../web/outputs.js';
 import type { PageOperations } from '../web/page-operations.js';
-import { pageData } from '../web/page-formats.routes.js';
+import { pageAnswer } from '../web/page-answer.js';
 import { compilePatterns, isInScope, normaliseUrl, type ScopeRules, siteOf, urlKey } from './crawl-urls.js';
 import type { CrawlSpec, JobEvent, JobOptions, ScrapeSpec } from './job-options.js';
 import { type JobRow, type JobStore, LeaseLost, type NewResult, type NewTask, type PageOutcome } from './job-store.js';
@@ -239,7 +239,7 @@ export class JobRun {
       const work = pages.page(caller, { ...scrape.page, url }, outputs, scrape.viewport);
       try {
         const run = await withDeadline(work, caller.signal!);
-        const data = await pageData(pages, run, false);
+        const data = await pageAnswer(run);
         if (!scrape.outputs.links) delete data.links;
         const finalUrl = normaliseUrl(run.result.metadata.finalUrl);
         return { result: { url, status: 'completed', data, credits: run.creditsCost }, attempt: attemptId, links: run.result.outputs.links, finalUrl };
@@ -388,7 +388,7 @@ export class JobRun {
 /** A page failure as a result records it: code, message, and credits kept (a page held until its timeout). */
 function describe(error: unknown, timedOut: boolean, timeoutMs: number): { code: string; message: string; credits: number } {
   if (timedOut) return { code: 'TARGET_TIMEOUT', message: `The page took longer than the job's page timeout (${timeoutMs} ms)`, credits: 0 };
-  if (error instanceof AppError) return { code: error.code, message: error.message, credits: Number(error.headers['X-Credits-Cost'] ?? 0) };
+  if (error instanceof AppError) return { code: error.code, message: error.message, credits: error.creditsCharged };
   return { code: 'INTERNAL_ERROR', message: 'The page could not be processed', credits: 0 };
 }
 

@@ -2,8 +2,8 @@ import { randomBytes, randomUUID } from 'node:crypto';
 import type { Caller } from '../accounts/caller.js';
 import { withAppErrors } from '../browser/errors.js';
 import type { Config } from '../config.js';
-import { AppError, notFound } from '../http/errors.js';
-import { validationError } from '../http/validation.js';
+import { AppError, notFound } from '../errors/app-error.js';
+import { validationError } from '../errors/validation-error.js';
 import type { AddressPolicy } from '../net/address-policy.js';
 import { normaliseUrl, urlKey } from './crawl-urls.js';
 import type { CrawlSpec, JobEvent, JobOptions, ScrapeSpec, WebhookTarget } from './job-options.js';
@@ -152,7 +152,7 @@ export class JobService {
     // about fairness, and one job over it harms no one.
     if ((await this.store.countOpen(userId)) >= limit) {
       throw new AppError('JOB_LIMIT_REACHED', `At most ${limit} jobs may be queued or running at once on your plan; wait for one to finish or cancel one`, {
-        headers: { 'Retry-After': '10' },
+        retryAfterSeconds: 10,
         details: { limit },
       });
     }

@@ -1,6 +1,6 @@
 import type { Principal } from '../auth/principal.js';
 import type { Config } from '../config.js';
-import { AppError } from '../http/errors.js';
+import { AppError } from '../errors/app-error.js';
 import { unlessUnavailable } from '../redis/service-unavailable.js';
 import type { ConcurrencyLimiter, ReleaseSlot } from './concurrency-limiter.js';
 
@@ -20,7 +20,7 @@ export async function takeConcurrencySlot(
   const release = await unlessUnavailable(() => limiter.acquire(`user:${principal.userId}`, limit));
   if (!release) {
     throw new AppError('CONCURRENCY_LIMIT_EXCEEDED', `At most ${limit} requests may run at once on your plan`, {
-      headers: { 'Retry-After': String(RETRY_AFTER_SECONDS) },
+      retryAfterSeconds: RETRY_AFTER_SECONDS,
       details: { limit },
     });
   }

@@ -1,6 +1,6 @@
 import type { Principal } from '../auth/principal.js';
 import type { PlanLimits, PlanName } from '../config.js';
-import { AppError } from '../http/errors.js';
+import { AppError } from '../errors/app-error.js';
 import { unlessUnavailable } from '../redis/service-unavailable.js';
 import type { RateLimitCounter, RateLimiter } from './rate-limiter.js';
 
@@ -16,11 +16,17 @@ export type RequestLimitName = 'key' | 'session' | 'account';
 /** The X-RateLimit-* headers of the caller's own window (the key's, or the sessions'). */
 export type RateLimitHeaders = Record<'X-RateLimit-Limit' | 'X-RateLimit-Remaining' | 'X-RateLimit-Reset', string>;
 
+/** A counted request: the caller's window, which every answer reports, and the refusal when a limit was spent. */
+export interface RequestCount {
+  headers: RateLimitHeaders;
+  refusal?: AppError;
+}
+
 /**
  * Counts `cost` requests (1, or an MCP batch's tool calls) against the caller's hourly limit
  * and the account's ceiling together: both or neither, so a request the ceiling refuses spends
- * nothing of the key's budget and the other way round. Answers the caller's window as headers;
- * throws 429 RATE_LIMIT_EXCEEDED naming the limit that refused, with Retry-After from its window.
+ * nothing of the key's budget and the other way round. Answers the caller's window as headers,
+ * and when a limit refused, RATE_LIMIT_EXCEEDED naming it, to wait for as long as its window lasts.
  * A shared limiter (Redis) that cannot answer gives 503, not an uncounted request.
  */
 export async function countRequests(
@@ -28,7 +34,7 @@ export async function countRequests(
   plans: Record<PlanName, PlanLimits>,
   principal: Principal,
   cost = 1,
-): Promise<RateLimitHeaders> {
+): Promise<RequestCount> {
   const plan = plans[principal.user.plan];
   // One hash tag per account keeps its counters in one Redis Cluster slot, as one script needs.
   const account = `{user:${principal.userId}}`;
@@ -45,12 +51,13 @@ export async function countRequests(
     'X-RateLimit-Remaining': String(own.remaining),
     'X-RateLimit-Reset': String(own.resetAt),
   };
-  if (decision.allowed) return headers;
+  if (decision.allowed) return { headers };
   const refusedBy = decision.refusedBy!;
   const refusing = decision.windows[refusedBy]!;
   const retryAfter = Math.max(1, refusing.resetAt - Math.floor(Date.now() / 1000));
-  throw new AppError('RATE_LIMIT_EXCEEDED', 'Rate limit exceeded', {
-    headers: { ...headers, 'Retry-After': String(retryAfter) },
+  const refusal = new AppError('RATE_LIMIT_EXCEEDED', 'Rate limit exceeded', {
+    retryAfterSeconds: retryAfter,
     details: { limit: limits[refusedBy]!.name, requestsPerHour: refusing.limit, resetAt: refusing.resetAt, retryAfter },
   });
+  return { headers, refusal };
 }

@@ -4,10 +4,10 @@ import { z } from '@hono/zod-openapi';
 import type { Caller } from '../accounts/caller.js';
 import { aiAskFields } from '../ai/ask-schema.js';
 import type { AppContext } from '../container.js';
-import { AppError } from '../http/errors.js';
-import { MAX_QUERY_LENGTH, MAX_SEARCH_LIMIT } from '../search/search.routes.js';
-import { toOutputRequest } from '../web/page-formats.routes.js';
-import { pageMetadata } from '../web/page-operations.js';
+import { AppError } from '../errors/app-error.js';
+import { MAX_QUERY_LENGTH, MAX_SEARCH_LIMIT } from '../search/search.service.js';
+import { pageAnswer } from '../web/page-answer.js';
+import { toOutputRequest } from '../web/page-formats.js';
 import { pageFields, textSelectionFields, viewportSchema } from '../web/page-options.js';
 import { screenshotOptionFields } from '../web/screenshot.js';
 import { registerJobTools } from './mcp-job-tools.js';
@@ -49,12 +49,10 @@ export function mcpServerFor(ctx: AppContext, caller: Caller): McpServer {
       answer(caller, async () => {
         const { formats, onlyMainContent, includeTags = [], excludeTags = [], ...fields } = input;
         const run = await ctx.pages.page(caller, fields, toOutputRequest([...new Set(formats)], { onlyMainContent, includeTags, excludeTags }));
-        const { outputs } = run.result;
+        const { markdown, html, rawHtml, links, images, metadata } = await pageAnswer(run);
         const content: CallToolResult['content'] = [];
-        if (outputs.markdown) content.push({ type: 'text', text: outputs.markdown.markdown });
-        const rest = { html: outputs.html, rawHtml: outputs.rawHtml, links: outputs.links, images: outputs.images };
-        const metadata = pageMetadata(run.result, outputs.markdown ? { wordCount: outputs.markdown.wordCount } : {});
-        content.push({ type: 'text', text: JSON.stringify({ ...rest, metadata, creditsCost: run.creditsCost }) });
+        if (markdown !== undefined) content.push({ type: 'text', text: markdown });
+        content.push({ type: 'text', text: JSON.stringify({ html, rawHtml, links, images, metadata, creditsCost: run.creditsCost }) });
         return { content };
       }),
   );

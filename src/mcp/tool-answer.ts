@@ -1,6 +1,7 @@
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import type { Caller } from '../accounts/caller.js';
-import { AppError } from '../http/errors.js';
+import { AppError } from '../errors/app-error.js';
+import { statusOf } from '../http/error-status.js';
 
 /**
  * Runs a tool's work; an API error becomes a tool error naming its code (agents read it and act
@@ -12,7 +13,7 @@ export async function answer(caller: Caller, work: () => Promise<CallToolResult>
   } catch (error) {
     if (error instanceof AppError) {
       const details = error.details ? ` ${JSON.stringify(error.details)}` : '';
-      return { isError: true, content: [{ type: 'text', text: `${error.code} (${error.status}): ${error.message}${details}` }] };
+      return { isError: true, content: [{ type: 'text', text: `${error.code} (${statusOf(error.code)}): ${error.message}${details}` }] };
     }
     caller.log.error({ err: error }, 'MCP tool failed');
     return { isError: true, content: [{ type: 'text', text: `INTERNAL_ERROR (500): something went wrong on our side (request ${caller.requestId})` }] };

@@ -1,7 +1,7 @@
 import { createHash, timingSafeEqual } from 'node:crypto';
 import { createRoute, z } from '@hono/zod-openapi';
 import type { AppContext } from '../container.js';
-import { AppError, unauthorized } from '../http/errors.js';
+import { AppError, unauthorized } from '../errors/app-error.js';
 import { createRouter, errorResponse } from '../http/openapi.js';
 
 const metricsRoute = createRoute({

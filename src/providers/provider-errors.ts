@@ -1,4 +1,4 @@
-import { AppError } from '../http/errors.js';
+import { AppError } from '../errors/app-error.js';
 import { UpstreamError } from './bounded-fetch.js';
 
 /** Without a Retry-After from the provider, callers are asked to wait this long. */
@@ -18,7 +18,7 @@ export function rateLimitedError(provider: string, failures: unknown[]): AppErro
   const retryAfter = Math.min(MAX_RETRY_AFTER_SECONDS, Math.max(1, Math.min(...waits)));
   return new AppError('PROVIDER_RATE_LIMITED', `${provider} is rate limiting requests; retry in ${retryAfter} s`, {
     cause: limited[0],
-    headers: { 'Retry-After': String(retryAfter) },
+    retryAfterSeconds: retryAfter,
     details: { retryAfterSeconds: retryAfter },
   });
 }

@@ -1,4 +1,4 @@
-import { unlessBackendUnavailable } from '../http/errors.js';
+import { unlessBackendUnavailable } from '../errors/app-error.js';
 import { RedisUnavailable } from './redis-connection.js';
 
 /**

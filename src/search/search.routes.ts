@@ -5,13 +5,10 @@ import { authedErrors, bearerSecurity, createRouter, envelope, errorResponse, js
 import type { RouteDeps } from '../http/route-deps.js';
 import { maxAgeField } from '../cache/max-age.js';
 import { resultId } from './merge-results.js';
-import type { SearchOutcome } from './search.service.js';
+import { MAX_QUERY_LENGTH, MAX_SEARCH_LIMIT, type SearchOutcome } from './search.service.js';
 
 /** What is cached: the providers' answer and when it was obtained. */
 type TimedOutcome = SearchOutcome & { timestamp: string };
-
-export const MAX_QUERY_LENGTH = 500;
-export const MAX_SEARCH_LIMIT = 50;
 
 const query = z
   .string()

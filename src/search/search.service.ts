@@ -3,13 +3,17 @@ import type { Caller } from '../accounts/caller.js';
 import { type MeteredDeps, runMetered } from '../accounts/metered-operation.js';
 import { fingerprint } from '../cache/fingerprint.js';
 import { cacheKey, type CacheVersion } from '../cache/result-cache.js';
-import { AppError } from '../http/errors.js';
+import { AppError } from '../errors/app-error.js';
 import { describeUpstreamFailure } from '../providers/bounded-fetch.js';
 import { rateLimitedError } from '../providers/provider-errors.js';
 import { mergeResults } from './merge-results.js';
 import { BraveProvider } from './brave-provider.js';
 import type { SearchHit, SearchProvider } from './search-provider.js';
 import { SearxngProvider } from './searxng-provider.js';
+
+/** Bounds of a search, the same on every surface (the API, Firecrawl's, MCP's). */
+export const MAX_QUERY_LENGTH = 500;
+export const MAX_SEARCH_LIMIT = 50;
 
 export interface SearchOutcome {
   results: SearchHit[];

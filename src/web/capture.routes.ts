@@ -8,7 +8,7 @@ import type { Answered, CaptureAnswer } from './page-operations.js';
 import { pageFields, viewportSchema, warningsField } from './page-options.js';
 import { pdfOptionsSchema } from './pdf.js';
 import { screenshotOptionsSchema } from './screenshot.js';
-import { webErrors } from './web-errors.js';
+import { webErrors } from './web-errors.openapi.js';
 
 const ScreenshotBody = z.object({
   ...pageFields,

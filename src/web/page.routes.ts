@@ -4,7 +4,7 @@ import { ok } from '../http/envelope.js';
 import { authedErrors, bearerSecurity, createRouter, envelope, json, jsonBody } from '../http/openapi.js';
 import type { RouteDeps } from '../http/route-deps.js';
 import { pageFields, pageMetadataFields, textSelectionFields } from './page-options.js';
-import { webErrors } from './web-errors.js';
+import { webErrors } from './web-errors.openapi.js';
 
 const ContentBody = z.object(pageFields);
 const MarkdownBody = z.object({ ...pageFields, ...textSelectionFields });

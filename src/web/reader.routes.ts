@@ -2,9 +2,9 @@ import { z } from '@hono/zod-openapi';
 import { callerOf } from '../http/context.js';
 import { authedErrors, bearerSecurity, createRouter } from '../http/openapi.js';
 import type { RouteDeps } from '../http/route-deps.js';
-import { validationError } from '../http/validation.js';
+import { validationError } from '../errors/validation-error.js';
 import { targetUrl } from './page-options.js';
-import { webErrors } from './web-errors.js';
+import { webErrors } from './web-errors.openapi.js';
 
 const READER_PREFIX = '/r/';
 

@@ -5,7 +5,7 @@ import type { RouteDeps } from '../http/route-deps.js';
 import { callerOf } from '../http/context.js';
 import { pageFields, pageMetadataFields } from './page-options.js';
 import { scrapeTargetsSchema } from './scrape.js';
-import { webErrors } from './web-errors.js';
+import { webErrors } from './web-errors.openapi.js';
 
 const ScrapedElement = z.object({
   text: z.string(),

@@ -4,7 +4,8 @@ import { buildExtractionPrompt } from '../../src/ai/extraction-prompt.js';
 import { schemaViolations } from '../../src/ai/schema-check.js';
 import { estimateTokens, TRIM_MARKER, trimToTokens } from '../../src/ai/token-budget.js';
 import { loadConfig } from '../../src/config.js';
-import { AppError } from '../../src/http/errors.js';
+import { AppError } from '../../src/errors/app-error.js';
+import { statusOf } from '../../src/http/error-status.js';
 
 const aiConfig = (env: Record<string, string>) => loadConfig({ NODE_ENV: 'test', ...env }).ai;
 
@@ -22,7 +23,7 @@ describe('AI provider configuration', () => {
   it('names AI_MODEL when a self-hosted server is set without a model', () => {
     const error = notConfigured({ OPENAI_BASE_URL: 'http://127.0.0.1:11434/v1' });
     expect(error.code).toBe('PROVIDER_NOT_CONFIGURED');
-    expect(error.status).toBe(503);
+    expect(statusOf(error.code)).toBe(503);
     expect(error.message).toContain('AI_MODEL');
     expect(error.details).toEqual({ variables: ['AI_MODEL'] });
   });

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { loadConfig } from '../../src/config.js';
-import { addressLimitKey } from '../../src/http/client-address.js';
+import { addressLimitKey } from '../../src/net/address-range.js';
 import { PASSWORD } from '../helpers/accounts.js';
 import { apiClient } from '../helpers/client.js';
 import { clearOfWindowEnd } from '../helpers/limit-window.js';

@@ -4,7 +4,7 @@ import type { ReservationKeeper } from '../../src/accounts/credits.js';
 import type { Principal } from '../../src/auth/principal.js';
 import { urlKey } from '../../src/jobs/crawl-urls.js';
 import { JobStore, LeaseLost, type NewResult } from '../../src/jobs/job-store.js';
-import { AppError } from '../../src/http/errors.js';
+import { AppError } from '../../src/errors/app-error.js';
 import { apiClient } from '../helpers/client.js';
 import { testDialects } from '../helpers/databases.js';
 import { startTestServer, type TestServer } from '../helpers/test-server.js';

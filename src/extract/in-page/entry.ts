@@ -1,5 +1,6 @@
 import { findMainContent } from './main-content.js';
-import { type MarkdownContext, toMarkdown } from './markdown.js';
+import type { MarkdownContext } from './markdown-context.js';
+import { toMarkdown } from './markdown.js';
 import { readMetadata } from './metadata.js';
 import { collapseWhitespace, countWords, countWordsUpTo, escapeInline, lowerCaseWords, markdownText } from './text.js';
 import { plainMarkdown } from './plain-markdown.js';

@@ -1,4 +1,4 @@
-import type { MarkdownContext } from './markdown.js';
+import type { MarkdownContext } from './markdown-context.js';
 
 /** HTML tables -> GFM pipe tables; layout tables (nesting, one column, big cells) -> their blocks. */
 

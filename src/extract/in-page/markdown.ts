@@ -2,6 +2,7 @@ import { codeLanguage } from './code-blocks.js';
 import { BLOCK_TAGS } from './html-blocks.js';
 import { HARD_BREAK, InlineRun } from './inline-run.js';
 import { serializeTable } from './markdown-table.js';
+import type { MarkdownContext } from './markdown-context.js';
 import { collapseWhitespace, escapeInline, escapeLineStart } from './text.js';
 import { absoluteUrl, imageSource } from './urls.js';
 import { checkBudget } from './work-budget.js';
@@ -11,21 +12,6 @@ import { checkBudget } from './work-budget.js';
  * built bottom-up as strings: a container's children become a list of blocks (paragraphs,
  * headings, lists, tables, code, quotes) joined by blank lines.
  */
-
-export interface MarkdownContext {
-  /** Base URL for links and images (the page URL, or its `<base href>`). */
-  base: string;
-  /** False for elements whose whole subtree is left out (hidden, boilerplate, excluded). */
-  keep(element: Element): boolean;
-  /**
-   * When set, a block whose markdown an earlier, unrelated block already produced is left out
-   * (pages render a post twice, for small and large screens or as a preview). Maps the markdown
-   * to the element that produced it.
-   */
-  written?: Map<string, Element>;
-  /** Elements set apart from what comes before them by a rule (`---`): the posts of a thread. */
-  ruleBefore?: ReadonlySet<Element>;
-}
 
 /** Only blocks this long count as copies: a short line (a label, a meal) may repeat on purpose. */
 const REPEAT_MIN_CHARS = 240;

@@ -1,8 +1,8 @@
 import { collapseWhitespace } from './text.js';
 
-/** Page metadata: title, description and BCP 47 language from the document head. */
+/** What the document head says of the page: title, description and BCP 47 language. */
 
-export interface PageMetadata {
+export interface HeadMetadata {
   title: string;
   description: string;
   language: string;
@@ -26,7 +26,7 @@ export function normaliseLanguage(raw: string | null | undefined): string {
   return [primary.toLowerCase(), ...rest.map((part) => (part.length === 2 ? part.toUpperCase() : part))].join('-');
 }
 
-export function readMetadata(): PageMetadata {
+export function readMetadata(): HeadMetadata {
   const title =
     collapseWhitespace(document.title ?? '').trim() ||
     metaContent(['meta[property="og:title"]', 'meta[name="twitter:title"]']) ||

@@ -1,8 +1,8 @@
 import type { MiddlewareHandler } from 'hono';
-import type { AppEnv } from '../http/context.js';
-import { AppError } from '../http/errors.js';
-import { routeTemplate } from '../http/route-template.js';
-import type { Metrics } from './metrics.js';
+import type { AppEnv } from './context.js';
+import { AppError } from '../errors/app-error.js';
+import { routeTemplate } from './route-template.js';
+import type { Metrics } from '../metrics/metrics.js';
 
 /**
  * Counts every answer by method, route template (`/files/:token/:filename`, not the token) and
