@@ -26,10 +26,9 @@ import { mountApiDocs } from './http/api-docs.js';
 import { serveDashboard } from './http/dashboard.js';
 import { handleError, handleNotFound } from './http/error-handler.js';
 import { AppError } from './errors/app-error.js';
-import { identify, requireAuth } from './http/guards.js';
+import { type Guards, identify, requireAuth } from './http/guards.js';
 import { requestContext } from './http/request-context.js';
 import { rejectMalformedJson } from './http/json-body.js';
-import type { RouteDeps } from './http/route-deps.js';
 import { installZodMessages, validationHook } from './http/validation.js';
 import { searchRoutes } from './search/search.routes.js';
 import { jobDownloadRoutes } from './jobs/job-download.routes.js';
@@ -53,35 +52,35 @@ export function createApp(ctx: AppContext) {
   );
   app.use('*', rejectMalformedJson());
 
-  const deps: RouteDeps = {
-    ctx,
+  const guards: Guards = {
     requireAuth: requireAuth(ctx.authenticator, ctx.rateLimiter, ctx.config),
     requireAuthCounting: (cost) => requireAuth(ctx.authenticator, ctx.rateLimiter, ctx.config, cost),
     identify: identify(ctx.authenticator),
   };
 
+  // Each route module names the services it uses in its own type: it is given the context, and sees only those.
   app.route('/', healthRoutes(ctx));
   app.route('/', metricsRoutes(ctx));
   app.route('/', authRoutes(ctx));
   app.route('/', fileServingRoutes(ctx));
-  app.route('/', userRoutes(deps));
-  app.route('/', apiKeyRoutes(deps));
-  app.route('/', adminRoutes(deps));
-  app.route('/', captureRoutes(deps));
-  app.route('/', pageRoutes(deps));
-  app.route('/', pageFormatsRoutes(deps));
-  app.route('/', readerRoutes(deps));
-  app.route('/', mcpRoutes(deps));
-  app.route('/', scrapeRoutes(deps));
-  app.route('/', aiExtractRoutes(deps));
-  app.route('/', searchRoutes(deps));
-  app.route('/', captionsRoutes(deps));
-  app.route('/', fileApiRoutes(deps));
-  app.route('/', clearCacheRoutes(deps));
-  app.route('/', jobRoutes(deps));
-  app.route('/', jobDownloadRoutes(deps));
-  app.route('/', firecrawlRoutes(deps));
-  app.route('/', firecrawlJobRoutes(deps));
+  app.route('/', userRoutes(ctx, guards));
+  app.route('/', apiKeyRoutes(ctx, guards));
+  app.route('/', adminRoutes(ctx, guards));
+  app.route('/', captureRoutes(ctx, guards));
+  app.route('/', pageRoutes(ctx, guards));
+  app.route('/', pageFormatsRoutes(ctx, guards));
+  app.route('/', readerRoutes(ctx, guards));
+  app.route('/', mcpRoutes(ctx, guards));
+  app.route('/', scrapeRoutes(ctx, guards));
+  app.route('/', aiExtractRoutes(ctx, guards));
+  app.route('/', searchRoutes(ctx, guards));
+  app.route('/', captionsRoutes(ctx, guards));
+  app.route('/', fileApiRoutes(ctx, guards));
+  app.route('/', clearCacheRoutes(ctx, guards));
+  app.route('/', jobRoutes(ctx, guards));
+  app.route('/', jobDownloadRoutes(ctx, guards));
+  app.route('/', firecrawlRoutes(ctx, guards));
+  app.route('/', firecrawlJobRoutes(ctx, guards));
 
   app.openAPIRegistry.registerComponent('securitySchemes', 'bearerAuth', {
     type: 'http',

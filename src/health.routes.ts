@@ -1,7 +1,9 @@
 import { createRoute, z } from '@hono/zod-openapi';
 import { sql } from 'kysely';
-import type { AppContext } from './container.js';
 import { createRouter } from './http/openapi.js';
+import type { FileServices } from './files/file-services.js';
+import type { BrowserEngine } from './browser/browser-engine.js';
+import type { Platform } from './platform.js';
 
 const CheckSchema = z.object({ status: z.enum(['ok', 'unavailable']), checks: z.record(z.string(), z.string()) });
 
@@ -24,7 +26,10 @@ const readyRoute = createRoute({
   },
 });
 
-export function healthRoutes(ctx: AppContext) {
+/** What this module's routes use of the running service. */
+type Services = Pick<FileServices, 'blobs'> & Pick<BrowserEngine, 'browser'> & Pick<Platform, 'config' | 'database' | 'lifecycle' | 'logger' | 'redis'>;
+
+export function healthRoutes(ctx: Services) {
   const router = createRouter();
   router.openapi(healthRoute, (c) => c.json({ status: 'ok' as const }, 200));
   router.openapi(readyRoute, async (c) => {
@@ -51,7 +56,7 @@ export function healthRoutes(ctx: AppContext) {
 }
 
 /** 'ok', or 'unavailable' when the check fails or has not answered within `timeoutMs`. */
-async function probeWithin(ctx: AppContext, name: string, check: () => Promise<unknown>, timeoutMs: number): Promise<string> {
+async function probeWithin(ctx: Services, name: string, check: () => Promise<unknown>, timeoutMs: number): Promise<string> {
   let timer: NodeJS.Timeout | undefined;
   const timedOut = new Promise<never>((_, reject) => {
     timer = setTimeout(() => reject(new Error(`no answer within ${timeoutMs} ms`)), timeoutMs);

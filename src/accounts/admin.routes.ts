@@ -4,7 +4,8 @@ import { createRoute, z } from '@hono/zod-openapi';
 import { ok } from '../http/envelope.js';
 import { forbidden } from '../errors/app-error.js';
 import { authedErrors, bearerSecurity, createRouter, envelope, errorResponse, json, jsonBody } from '../http/openapi.js';
-import type { RouteDeps } from '../http/route-deps.js';
+import type { AccountServices } from './account-services.js';
+import type { Guards } from '../http/guards.js';
 
 const PlanSchema = z.enum(['free', 'pro'], {
   error: (issue) => (issue.input === undefined ? 'Plan is required' : 'Plan must be one of: free, pro'),
@@ -30,7 +31,10 @@ const updatePlanRoute = createRoute({
   },
 });
 
-export function adminRoutes({ ctx, requireAuth }: RouteDeps) {
+/** What this module's routes use of the running service. */
+type Services = Pick<AccountServices, 'accounts'>;
+
+export function adminRoutes(ctx: Services, { requireAuth }: Guards) {
   const router = createRouter();
   // Declared on the route, it runs before the body is read, so non-admins learn nothing from validation.
   const requireAdmin: MiddlewareHandler<AuthedEnv> = async function requireAdmin(c, next) {

@@ -5,7 +5,9 @@ import type { Principal } from '../auth/principal.js';
 import { ok } from '../http/envelope.js';
 import { forbidden, unauthorized } from '../errors/app-error.js';
 import { authedErrors, bearerSecurity, createRouter, envelope, errorResponse, json, jsonBody, publicErrors } from '../http/openapi.js';
-import type { RouteDeps } from '../http/route-deps.js';
+import type { AccountServices } from './account-services.js';
+import type { Platform } from '../platform.js';
+import type { Guards } from '../http/guards.js';
 
 const MeSchema = z
   .object({
@@ -136,7 +138,10 @@ function describe(principal: Principal | undefined) {
   };
 }
 
-export function userRoutes({ ctx, requireAuth, identify }: RouteDeps) {
+/** What this module's routes use of the running service. */
+type Services = Pick<AccountServices, 'accountMail' | 'accounts' | 'emailVerification'> & Pick<Platform, 'config'>;
+
+export function userRoutes(ctx: Services, { requireAuth, identify }: Guards) {
   const router = createRouter();
 
   router.openapi({ ...meRoute, middleware: identify }, (c) => ok(c, describe(c.get('principal'))));

@@ -2,10 +2,11 @@ import { createRoute, z } from '@hono/zod-openapi';
 import { callerOf } from '../http/context.js';
 import { ok } from '../http/envelope.js';
 import { authedErrors, bearerSecurity, createRouter, envelope, errorResponse, json, jsonBody } from '../http/openapi.js';
-import type { RouteDeps } from '../http/route-deps.js';
 import { pageFields, warningsField } from '../web/page-options.js';
 import { webErrors } from '../web/web-errors.openapi.js';
 import { aiAskFields, checkAsk } from './ask-schema.js';
+import type { PageServices } from '../web/page-services.js';
+import type { Guards } from '../http/guards.js';
 
 const AiExtractBody = z.object({ ...pageFields, ...aiAskFields }).superRefine(checkAsk);
 
@@ -46,7 +47,10 @@ const aiExtractRoute = createRoute({
   },
 });
 
-export function aiExtractRoutes({ ctx, requireAuth }: RouteDeps) {
+/** What this module's routes use of the running service. */
+type Services = Pick<PageServices, 'pages'>;
+
+export function aiExtractRoutes(ctx: Services, { requireAuth }: Guards) {
   const router = createRouter();
 
   router.openapi({ ...aiExtractRoute, middleware: requireAuth }, async (c) => {

@@ -2,7 +2,9 @@ import { createRoute, z } from '@hono/zod-openapi';
 import { created, ok } from '../http/envelope.js';
 import { forbidden } from '../errors/app-error.js';
 import { authedErrors, bearerSecurity, createRouter, envelope, errorResponse, json, jsonBody } from '../http/openapi.js';
-import type { RouteDeps } from '../http/route-deps.js';
+import type { AccountServices } from '../accounts/account-services.js';
+import type { Platform } from '../platform.js';
+import type { Guards } from '../http/guards.js';
 
 const DAY_SECONDS = 24 * 60 * 60;
 
@@ -85,7 +87,10 @@ const deleteKeyRoute = createRoute({
   },
 });
 
-export function apiKeyRoutes({ ctx, requireAuth }: RouteDeps) {
+/** What this module's routes use of the running service. */
+type Services = Pick<AccountServices, 'apiKeys'> & Pick<Platform, 'config'>;
+
+export function apiKeyRoutes(ctx: Services, { requireAuth }: Guards) {
   const router = createRouter();
   const keys = ctx.apiKeys;
 

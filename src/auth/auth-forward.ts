@@ -1,10 +1,11 @@
 import type { Context } from 'hono';
 import { sql } from 'kysely';
-import type { AppContext } from '../container.js';
 import { databaseUnavailable } from '../db/database.js';
 import type { AppEnv } from '../http/context.js';
 import { toleratingMailFailure } from './account-mail.js';
 import { translateAuthError } from './auth-errors.js';
+import type { AccountServices } from '../accounts/account-services.js';
+import type { Platform } from '../platform.js';
 
 /** Headers better-auth may see from any caller. Cookies never: Pluck authenticates by header only. */
 const PASSED_HEADERS = ['authorization', 'user-agent', 'accept-language'];
@@ -44,12 +45,15 @@ export interface ForwardOptions {
   mail?: 'report' | 'conceal';
 }
 
+/** What these functions use of the running service. */
+type Services = Pick<AccountServices, 'accountMail' | 'auth'> & Pick<Platform, 'database'>;
+
 /**
  * Hands a validated request to better-auth and answers with its result. Successes keep
  * better-auth's body (plus `mailDelivery` on mail routes) and its `set-auth-token` header, without cookies; errors
  * become Pluck's envelope with Pluck's codes (auth-errors.ts).
  */
-export async function forwardToAuth(c: Context<AppEnv>, ctx: AppContext, options: ForwardOptions = {}): Promise<Response> {
+export async function forwardToAuth(c: Context<AppEnv>, ctx: Services, options: ForwardOptions = {}): Promise<Response> {
   const request = new Request(c.req.url, {
     method: c.req.method,
     headers: authHeaders(c.req.raw.headers),
@@ -76,7 +80,7 @@ export async function forwardToAuth(c: Context<AppEnv>, ctx: AppContext, options
 }
 
 /** better-auth answers 500 when the database is gone; callers should hear 503, retry later. */
-async function assertDatabaseReachable(ctx: AppContext): Promise<void> {
+async function assertDatabaseReachable(ctx: Services): Promise<void> {
   try {
     await sql`select 1`.execute(ctx.database.db);
   } catch (error) {

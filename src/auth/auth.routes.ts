@@ -1,5 +1,4 @@
 import { createRoute, z } from '@hono/zod-openapi';
-import type { AppContext } from '../container.js';
 import type { Context } from 'hono';
 import { createClientAddress } from '../http/client-address.js';
 import type { AppEnv } from '../http/context.js';
@@ -7,6 +6,8 @@ import type { AuthClient } from './auth-limits.js';
 import { bearerSecurity, createRouter, errorResponse, json, jsonBody, ValidationErrorSchema } from '../http/openapi.js';
 import { MAX_EMAIL_LENGTH, MAX_NAME_LENGTH } from './account-fields.js';
 import { forwardToAuth } from './auth-forward.js';
+import type { AccountServices } from '../accounts/account-services.js';
+import type { Platform } from '../platform.js';
 
 
 const Email = z.email().max(MAX_EMAIL_LENGTH);
@@ -135,12 +136,15 @@ const updateUserRoute = route({
   responses: { 200: json(z.object({ status: z.boolean() }), 'Updated'), ...errors({ 401: ['UNAUTHORIZED'] }) },
 });
 
+/** What this module's routes use of the running service. */
+type Services = Pick<AccountServices, 'accountMail' | 'auth' | 'authLimits'> & Pick<Platform, 'config' | 'database'>;
+
 /**
  * The auth routes clients use: better-auth's, each validated here first (bounded fields, no
  * unknown ones), limited per client address and e-mail, then handed to better-auth. Its other
  * routes are not served. Errors leave in Pluck's envelope with Pluck's codes.
  */
-export function authRoutes(ctx: AppContext) {
+export function authRoutes(ctx: Services) {
   const router = createRouter();
   const limits = ctx.authLimits;
   const clientAddress = createClientAddress(ctx.config.trustedProxies);

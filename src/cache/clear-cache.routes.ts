@@ -1,8 +1,9 @@
 import { createRoute, z } from '@hono/zod-openapi';
 import { ok } from '../http/envelope.js';
 import { authedErrors, bearerSecurity, createRouter, envelope, errorResponse, json } from '../http/openapi.js';
-import type { RouteDeps } from '../http/route-deps.js';
 import { unlessUnavailable } from '../redis/service-unavailable.js';
+import type { Platform } from '../platform.js';
+import type { Guards } from '../http/guards.js';
 
 const ClearCacheData = z.object({
   cleared: z.boolean(),
@@ -29,7 +30,10 @@ const clearCacheRoute = createRoute({
   },
 });
 
-export function clearCacheRoutes({ ctx, requireAuth }: RouteDeps) {
+/** What this module's routes use of the running service. */
+type Services = Pick<Platform, 'cache'>;
+
+export function clearCacheRoutes(ctx: Services, { requireAuth }: Guards) {
   const router = createRouter();
 
   router.openapi({ ...clearCacheRoute, middleware: requireAuth }, async (c) => {

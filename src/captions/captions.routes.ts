@@ -3,8 +3,9 @@ import { maxAgeField } from '../cache/max-age.js';
 import { callerOf } from '../http/context.js';
 import { ok } from '../http/envelope.js';
 import { authedErrors, bearerSecurity, createRouter, envelope, errorResponse, json, jsonBody } from '../http/openapi.js';
-import type { RouteDeps } from '../http/route-deps.js';
 import { parseVideoId } from './video-id.js';
+import type { CaptionsService } from './captions.service.js';
+import type { Guards } from '../http/guards.js';
 
 const CaptionsRequestSchema = z.object({
   videoId: z
@@ -56,7 +57,10 @@ const captionsRoute = createRoute({
   },
 });
 
-export function captionsRoutes({ ctx, requireAuth }: RouteDeps) {
+/** What this module's routes use of the running service. */
+type Services = { captions: CaptionsService };
+
+export function captionsRoutes(ctx: Services, { requireAuth }: Guards) {
   const router = createRouter();
 
   router.openapi({ ...captionsRoute, middleware: requireAuth }, async (c) => {

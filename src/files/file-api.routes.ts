@@ -1,7 +1,8 @@
 import { createRoute, z } from '@hono/zod-openapi';
 import { ok } from '../http/envelope.js';
 import { authedErrors, bearerSecurity, createRouter, envelope, json, jsonBody } from '../http/openapi.js';
-import type { RouteDeps } from '../http/route-deps.js';
+import type { FileServices } from './file-services.js';
+import type { Guards } from '../http/guards.js';
 
 /** A query-string integer: digits only (no signs, spaces, exponents or hex), then range-checked. */
 const queryInteger = (range: z.ZodNumber) =>
@@ -84,7 +85,10 @@ const deleteRoute = createRoute({
   responses: { 200: json(envelope(DeleteData), 'What was deleted'), ...authedErrors },
 });
 
-export function fileApiRoutes({ ctx, requireAuth }: RouteDeps) {
+/** What this module's routes use of the running service. */
+type Services = Pick<FileServices, 'files'>;
+
+export function fileApiRoutes(ctx: Services, { requireAuth }: Guards) {
   const router = createRouter();
 
   router.openapi({ ...listRoute, middleware: requireAuth }, async (c) => {

@@ -1,8 +1,8 @@
 import { createRoute, z } from '@hono/zod-openapi';
-import type { AppContext } from '../container.js';
 import { createRouter, errorResponse } from '../http/openapi.js';
 import { notFound } from '../errors/app-error.js';
 import { FILES_PATH } from './file.service.js';
+import type { FileServices } from './file-services.js';
 
 const TOKEN = /^[A-Za-z0-9_-]{43}$/;
 const FILENAME = /^[A-Za-z0-9._-]{1,255}$/;
@@ -30,11 +30,14 @@ const serveRoute = createRoute({
   },
 });
 
+/** What this module's routes use of the running service. */
+type Services = Pick<FileServices, 'files'>;
+
 /**
  * Public URLs of stored files. The 256-bit token in the path is the capability, as with a
  * pre-signed bucket URL. Served with the stored content type and never sniffed.
  */
-export function fileServingRoutes(ctx: AppContext) {
+export function fileServingRoutes(ctx: Services) {
   const router = createRouter();
   router.openapi(serveRoute, async (c) => {
     const { token, filename } = c.req.valid('param');

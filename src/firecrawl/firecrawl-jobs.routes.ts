@@ -2,7 +2,6 @@ import { createRoute, OpenAPIHono, z } from '@hono/zod-openapi';
 import type { AppEnv } from '../http/context.js';
 import { callerOf } from '../http/context.js';
 import { bearerSecurity, json, jsonBody } from '../http/openapi.js';
-import type { RouteDeps } from '../http/route-deps.js';
 import { validationError } from '../errors/validation-error.js';
 import { batchBodySchema, crawlBodySchemas, mapBodySchema, mapLinks, splitBatchUrls, toCrawlRequest, toMapRequest, toScrapeSpec, toWebhook } from './crawl-request.js';
 import { documentSchema } from './document.js';
@@ -10,6 +9,9 @@ import { firecrawlValidationHook, handleFirecrawlError } from './firecrawl-error
 import { FirecrawlError, firecrawlErrors, TAG } from './firecrawl.openapi.js';
 import { activeCrawls, awaitMap, errorsAnswer, firecrawlStatus, type JobPath, ownScrapingJob, STATUS_PAGE_SIZE, statusAnswer } from './job-answers.js';
 import type { FirecrawlVersion } from './scrape-request.js';
+import type { Platform } from '../platform.js';
+import type { JobServices } from '../jobs/job-services.js';
+import type { Guards } from '../http/guards.js';
 
 const notFound = { 404: json(FirecrawlError, 'No crawl or batch of yours has this id (NOT_FOUND)') };
 const jobErrors = { ...firecrawlErrors, ...notFound };
@@ -90,12 +92,15 @@ function jobRoutesOf(version: FirecrawlVersion, path: JobPath, what: string) {
   };
 }
 
+/** What this module's routes use of the running service. */
+type Services = Pick<Platform, 'config'> & Pick<JobServices, 'jobs'>;
+
 /**
  * Firecrawl's crawl, batch scrape and map over Pluck's jobs (docs/firecrawl.md): the same
  * runner, page pipeline, credits, limits and egress policy as /v1/jobs, in Firecrawl's bodies,
  * answers and error shape, on /v1 (its 1.x SDK) and /v2.
  */
-export function firecrawlJobRoutes({ ctx, requireAuth }: RouteDeps) {
+export function firecrawlJobRoutes(ctx: Services, { requireAuth }: Guards) {
   const router = new OpenAPIHono<AppEnv>({ defaultHook: firecrawlValidationHook });
   router.onError(handleFirecrawlError);
   const statusUrl = (version: FirecrawlVersion, path: JobPath, id: string) => `${ctx.config.publicBaseUrl}/${version}/${path}/${id}`;

@@ -1,12 +1,13 @@
 import { z } from '@hono/zod-openapi';
 import type { Caller } from '../accounts/caller.js';
-import type { AppContext } from '../container.js';
 import { AppError } from '../errors/app-error.js';
 import { MAX_QUERY_LENGTH, MAX_SEARCH_LIMIT } from '../search/search.service.js';
 import type { SearchHit } from '../search/search-provider.js';
 import { pageAnswer } from '../web/page-answer.js';
 import { type FirecrawlDocument, firecrawlDocument, scrapeFacts } from './document.js';
 import { type FirecrawlVersion, type PluckScrape, scrapeOptionFields, toPluckScrape } from './scrape-request.js';
+import type { PageServices } from '../web/page-services.js';
+import type { SearchService } from '../search/search.service.js';
 
 /** Each scraped result is a page load after the search, one after another in the account's slot: a bound on the wait. */
 export const MAX_SCRAPED_RESULTS = 10;
@@ -49,12 +50,15 @@ export type SearchBody = z.infer<typeof searchBodySchema>;
 /** A search result with its scraped page, if asked for: Firecrawl puts the document's fields beside url, title and description. */
 export type SearchResultDocument = { url: string; title: string; description: string; position: number } & Partial<FirecrawlDocument>;
 
+/** What these functions use of the running service. */
+type Services = Pick<PageServices, 'pages'> & { search: SearchService };
+
 /**
  * Pluck's search (its metering, cache and providers), then, when `scrapeOptions` asks for
  * formats, each result through the page pipeline (each load metered as a scrape). A result
  * whose page fails keeps its place with the reason in `metadata.error`, as Firecrawl does.
  */
-export async function firecrawlSearch(ctx: AppContext, caller: Caller, body: SearchBody, version: FirecrawlVersion) {
+export async function firecrawlSearch(ctx: Services, caller: Caller, body: SearchBody, version: FirecrawlVersion) {
   const options = body.scrapeOptions;
   // Options the pipeline cannot take are refused before the search is paid for.
   const scrape = options && options.formats.length > 0 ? toPluckScrape('https://example.com/', options, version, ['scrapeOptions']) : undefined;
@@ -75,7 +79,7 @@ export async function firecrawlSearch(ctx: AppContext, caller: Caller, body: Sea
   return { results, creditsCost, cache: searched.cache };
 }
 
-async function scrapeHit(ctx: AppContext, caller: Caller, hit: SearchHit, scrape: PluckScrape) {
+async function scrapeHit(ctx: Services, caller: Caller, hit: SearchHit, scrape: PluckScrape) {
   try {
     const run = await ctx.pages.page(caller, { ...scrape.page, url: hit.url }, scrape.outputs, scrape.viewport);
     return firecrawlDocument(await pageAnswer(run), [scrape.extractionField], scrapeFacts(run, caller.requestId));

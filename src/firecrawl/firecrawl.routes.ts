@@ -2,13 +2,15 @@ import { createRoute, OpenAPIHono, z } from '@hono/zod-openapi';
 import type { AppEnv } from '../http/context.js';
 import { callerOf } from '../http/context.js';
 import { bearerSecurity, json, jsonBody } from '../http/openapi.js';
-import type { RouteDeps } from '../http/route-deps.js';
 import { pageAnswer } from '../web/page-answer.js';
 import { documentSchema, firecrawlDocument, scrapeFacts } from './document.js';
 import { firecrawlErrors, TAG } from './firecrawl.openapi.js';
 import { firecrawlValidationHook, handleFirecrawlError } from './firecrawl-errors.js';
 import { firecrawlSearch, searchBodySchema } from './firecrawl-search.js';
 import { type FirecrawlVersion, scrapeBodySchema, toPluckScrape } from './scrape-request.js';
+import type { PageServices } from '../web/page-services.js';
+import type { SearchService } from '../search/search.service.js';
+import type { Guards } from '../http/guards.js';
 
 const ScrapeAnswer = z.object({ success: z.literal(true), data: documentSchema }).openapi('FirecrawlScrapeResponse');
 
@@ -52,13 +54,16 @@ const searchRoute = (version: FirecrawlVersion) =>
     },
   });
 
+/** What this module's routes use of the running service. */
+type Services = Pick<PageServices, 'pages'> & { search: SearchService };
+
 /**
  * Firecrawl's API over Pluck's own operations, so Firecrawl's SDKs and the tools built on them
  * work against a self-hosted Pluck with `apiUrl`: the same API keys, credits, cache and limits
  * as the native routes. Errors answer in Firecrawl's shape here only. Crawl, map and batch
  * scrape (jobs) are in firecrawl-jobs.routes.ts.
  */
-export function firecrawlRoutes({ ctx, requireAuth }: RouteDeps) {
+export function firecrawlRoutes(ctx: Services, { requireAuth }: Guards) {
   const router = new OpenAPIHono<AppEnv>({ defaultHook: firecrawlValidationHook });
   router.onError(handleFirecrawlError);
 

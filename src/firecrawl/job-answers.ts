@@ -1,5 +1,4 @@
 import type { Caller } from '../accounts/caller.js';
-import type { AppContext } from '../container.js';
 import { AppError, type ErrorCode } from '../errors/app-error.js';
 import { ERROR_STATUS } from '../http/error-status.js';
 import type { JobRow } from '../jobs/job-store.js';
@@ -7,6 +6,8 @@ import type { CrawlSpec, JobOptions } from '../jobs/job-options.js';
 import type { PageAnswer } from '../web/page-answer.js';
 import { type FirecrawlDocument, firecrawlDocument } from './document.js';
 import type { FirecrawlVersion } from './scrape-request.js';
+import type { Platform } from '../platform.js';
+import type { JobServices } from '../jobs/job-services.js';
 
 /** Results read for one status answer; Firecrawl's own page is about this size. */
 export const STATUS_PAGE_SIZE = 100;
@@ -35,8 +36,11 @@ function assertScrapingJob(job: JobRow): void {
   if (job.kind === 'map') throw new AppError('NOT_FOUND', 'Job not found');
 }
 
+/** What these functions use of the running service. */
+type Services = Pick<Platform, 'config'> & Pick<JobServices, 'jobs'>;
+
 /** The caller's crawl or batch (404 for anyone else's, and for a map). */
-export async function ownScrapingJob(ctx: AppContext, caller: Caller, id: string): Promise<JobRow> {
+export async function ownScrapingJob(ctx: Services, caller: Caller, id: string): Promise<JobRow> {
   const job = await ctx.jobs.row(caller, id);
   assertScrapingJob(job);
   return job;
@@ -49,7 +53,7 @@ export async function ownScrapingJob(ctx: AppContext, caller: Caller, id: string
  * running job is polled again for its later pages. Failed pages are counted in `completed`
  * (so it reaches `total`) and listed by the errors route, not in `data`.
  */
-export async function statusAnswer(ctx: AppContext, caller: Caller, id: string, skip: number, limit: number, where: { version: FirecrawlVersion; path: JobPath; askedLimit?: number }) {
+export async function statusAnswer(ctx: Services, caller: Caller, id: string, skip: number, limit: number, where: { version: FirecrawlVersion; path: JobPath; askedLimit?: number }) {
   const job = await ownScrapingJob(ctx, caller, id);
   const extractionFields: Array<'json' | 'extract'> = where.version === 'v1' ? ['json', 'extract'] : ['json'];
   const data: FirecrawlDocument[] = [];
@@ -91,12 +95,12 @@ export async function statusAnswer(ctx: AppContext, caller: Caller, id: string, 
 }
 
 /** A finished job's expiry; a running one's is retention after now (it only moves later). */
-function expiresAt(ctx: AppContext, job: JobRow): string {
+function expiresAt(ctx: Services, job: JobRow): string {
   return job.expires_at ?? new Date(Date.now() + ctx.config.jobs.retentionHours * 3_600_000).toISOString();
 }
 
 /** The failed pages of a crawl or batch, as Firecrawl's errors route answers them. robots.txt exclusions are not recorded (robotsBlocked is empty). */
-export async function errorsAnswer(ctx: AppContext, caller: Caller, id: string) {
+export async function errorsAnswer(ctx: Services, caller: Caller, id: string) {
   const { job, rows } = await ctx.jobs.failures(caller, id, MAX_ERRORS);
   assertScrapingJob(job);
   return {
@@ -113,7 +117,7 @@ export async function errorsAnswer(ctx: AppContext, caller: Caller, id: string) 
 }
 
 /** The caller's running crawls, as Firecrawl's active-crawls route lists them. */
-export async function activeCrawls(ctx: AppContext, caller: Caller) {
+export async function activeCrawls(ctx: Services, caller: Caller) {
   const jobs = await ctx.jobs.open(caller, 'crawl', 100);
   return {
     success: true as const,
@@ -129,7 +133,7 @@ export async function activeCrawls(ctx: AppContext, caller: Caller) {
  * Waits for a map job and reads its URLs. Past `timeoutMs` the job is cancelled and the request
  * answers TARGET_TIMEOUT (408 here); a failed map answers its own error.
  */
-export async function awaitMap(ctx: AppContext, caller: Caller, id: string, timeoutMs: number): Promise<{ urls: string[]; creditsUsed: number }> {
+export async function awaitMap(ctx: Services, caller: Caller, id: string, timeoutMs: number): Promise<{ urls: string[]; creditsUsed: number }> {
   const deadline = Date.now() + timeoutMs;
   let job = await ctx.jobs.row(caller, id);
   while (job.status === 'queued' || job.status === 'active') {

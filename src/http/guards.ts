@@ -42,3 +42,13 @@ export function requireAuth(
     for (const [name, value] of Object.entries(headers)) c.res.headers.set(name, value);
   };
 }
+
+/** The guards every route module may put in front of its routes. */
+export interface Guards {
+  /** 401 without valid credentials; counts the request against the plan's rate limits. */
+  requireAuth: MiddlewareHandler<AuthedEnv>;
+  /** `requireAuth` for a request that counts as `cost` requests (an MCP batch of tool calls). */
+  requireAuthCounting: (cost: RequestCost) => MiddlewareHandler<AuthedEnv>;
+  /** Resolves the caller when credentials are sent; guests pass. */
+  identify: MiddlewareHandler<AppEnv>;
+}

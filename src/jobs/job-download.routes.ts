@@ -1,13 +1,17 @@
 import { createRoute, z } from '@hono/zod-openapi';
 import { callerOf } from '../http/context.js';
 import { authedErrors, bearerSecurity, createRouter, errorResponse } from '../http/openapi.js';
-import type { RouteDeps } from '../http/route-deps.js';
 import { jobDownload } from './job-download.js';
+import type { JobServices } from './job-services.js';
+import type { Guards } from '../http/guards.js';
 
 const CONTENT_TYPES = { jsonl: 'application/x-ndjson', zip: 'application/zip' } as const;
 
+/** What this module's routes use of the running service. */
+type Services = Pick<JobServices, 'jobs'>;
+
 /** `GET /v1/jobs/{id}/download`: a job's results in one file, for people and the dashboard. */
-export function jobDownloadRoutes({ ctx, requireAuth }: RouteDeps) {
+export function jobDownloadRoutes(ctx: Services, { requireAuth }: Guards) {
   const route = createRoute({
     method: 'get',
     path: '/v1/jobs/{id}/download',

@@ -2,13 +2,15 @@ import { createRoute, z } from '@hono/zod-openapi';
 import { callerOf } from '../http/context.js';
 import { created, ok } from '../http/envelope.js';
 import { authedErrors, bearerSecurity, createRouter, envelope, errorResponse, json, jsonBody } from '../http/openapi.js';
-import type { RouteDeps } from '../http/route-deps.js';
 import { toOutputRequest } from '../web/page-formats.js';
 import { pageFormatSchema } from '../web/page-formats.openapi.js';
 import { pageFields, targetUrl, textSelectionFields, viewportSchema } from '../web/page-options.js';
 import { pathPatternList } from './crawl-urls.js';
 import { JOB_EVENTS, type CrawlSpec, type JobEvent, type ScrapeSpec } from './job-options.js';
 import type { CrawlRequest } from './job.service.js';
+import type { Platform } from '../platform.js';
+import type { JobServices } from './job-services.js';
+import type { Guards } from '../http/guards.js';
 
 /** URLs in one batch request, whatever the plan (the request body is bounded by MAX_BODY_BYTES too). */
 const MAX_BATCH_URLS = 10_000;
@@ -49,8 +51,11 @@ const webhookSchema = z
 
 const idParam = z.object({ id: z.string().min(1).max(64).openapi({ param: { name: 'id', in: 'path' } }) });
 
+/** What this module's routes use of the running service. */
+type Services = Pick<Platform, 'config'> & Pick<JobServices, 'jobs'>;
+
 /** Pluck's own job routes under /v1/jobs (docs/jobs.md). */
-export function jobRoutes({ ctx, requireAuth }: RouteDeps) {
+export function jobRoutes(ctx: Services, { requireAuth }: Guards) {
   const { jobs } = ctx;
   const { url: _url, ...pageOptionFields } = pageFields;
   const formats = z.array(pageFormatSchema(ctx.config)).min(1).max(12).default(['markdown']);

@@ -1,11 +1,11 @@
 import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { z } from '@hono/zod-openapi';
 import type { Caller } from '../accounts/caller.js';
-import type { AppContext } from '../container.js';
 import { pathPatternList } from '../jobs/crawl-urls.js';
 import type { CrawlRequest } from '../jobs/job.service.js';
 import { targetUrl } from '../web/page-options.js';
 import { answer } from './tool-answer.js';
+import type { JobServices } from '../jobs/job-services.js';
 
 /** How long the map tool waits for its job before answering the job id instead of the URLs. */
 const MAP_WAIT_MS = 20_000;
@@ -29,12 +29,15 @@ const crawlRequest = (fields: { url: string; includePaths: string[]; excludePath
   sitemap: 'include',
 });
 
+/** What these functions use of the running service. */
+type Services = Pick<JobServices, 'jobs'>;
+
 /**
  * The tools over jobs (docs/jobs.md): crawl starts one and job_status follows it, as agents do
  * with long work; map is quick, so it waits for its job and answers the URLs. Each is the same
  * JobService call as /v1/jobs, so plans' job limits, credits and the egress policy apply.
  */
-export function registerJobTools(server: McpServer, ctx: AppContext, caller: Caller): void {
+export function registerJobTools(server: McpServer, ctx: Services, caller: Caller): void {
   server.registerTool(
     'crawl',
     {

@@ -3,7 +3,6 @@ import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { z } from '@hono/zod-openapi';
 import type { Caller } from '../accounts/caller.js';
 import { aiAskFields } from '../ai/ask-schema.js';
-import type { AppContext } from '../container.js';
 import { AppError } from '../errors/app-error.js';
 import { MAX_QUERY_LENGTH, MAX_SEARCH_LIMIT } from '../search/search.service.js';
 import { pageAnswer } from '../web/page-answer.js';
@@ -12,6 +11,9 @@ import { pageFields, textSelectionFields, viewportSchema } from '../web/page-opt
 import { screenshotOptionFields } from '../web/screenshot.js';
 import { registerJobTools } from './mcp-job-tools.js';
 import { answer } from './tool-answer.js';
+import type { JobServices } from '../jobs/job-services.js';
+import type { PageServices } from '../web/page-services.js';
+import type { SearchService } from '../search/search.service.js';
 
 const TEXT_FORMATS = ['markdown', 'html', 'rawHtml', 'links', 'images', 'metadata'] as const;
 
@@ -21,13 +23,16 @@ const SERVER_INFO = { name: 'pluck', version: '1.0.0' };
 const INSTRUCTIONS =
   'Pluck loads web pages in a real browser (JavaScript on) and answers their content. Use scrape for a page as markdown (or its HTML, links, images and metadata), screenshot to see a page, search to find pages, extract to pull structured JSON out of a page with a prompt or a JSON Schema, map to list the URLs of a site, and crawl (then job_status) to read many pages of a site. Every tool spends the credits of the API key it is called with.';
 
+/** What these functions use of the running service. */
+type Services = Pick<JobServices, 'jobs'> & Pick<PageServices, 'pages'> & { search: SearchService };
+
 /**
  * The MCP tools of one caller: each one call to the same service the HTTP API uses, so it is
  * metered, cached, limited and policed exactly like the matching endpoint. Failures are tool
  * results with `isError` (the code and message the API would answer), which agents can read
  * and act on, rather than protocol errors.
  */
-export function mcpServerFor(ctx: AppContext, caller: Caller): McpServer {
+export function mcpServerFor(ctx: Services, caller: Caller): McpServer {
   const server = new McpServer(SERVER_INFO, { instructions: INSTRUCTIONS });
   const { url, waitTime, waitUntil, waitForSelector, timeout, headers, cookies, userAgent, maxAge } = pageFields;
   const page = { url, waitTime, waitUntil, waitForSelector, timeout, headers, cookies, userAgent, maxAge };

@@ -3,8 +3,11 @@ import type { Context } from 'hono';
 import { WebStandardStreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js';
 import { type AuthedEnv, callerOf } from '../http/context.js';
 import { authedErrors, bearerSecurity, createRouter, errorResponse } from '../http/openapi.js';
-import type { RouteDeps } from '../http/route-deps.js';
 import { mcpServerFor } from './mcp-tools.js';
+import type { JobServices } from '../jobs/job-services.js';
+import type { PageServices } from '../web/page-services.js';
+import type { SearchService } from '../search/search.service.js';
+import type { Guards } from '../http/guards.js';
 
 export const MCP_PATH = '/mcp';
 
@@ -33,6 +36,9 @@ async function requestsOf(c: Context<AuthedEnv>): Promise<number> {
   return Math.max(1, body.filter(isToolCall).length);
 }
 
+/** What this module's routes use of the running service. */
+type Services = Pick<JobServices, 'jobs'> & Pick<PageServices, 'pages'> & { search: SearchService };
+
 /**
  * The Model Context Protocol over Streamable HTTP at /mcp, stateless: each POST carries its own
  * JSON-RPC message and gets its JSON answer, so no session or stream outlives a request (no
@@ -40,7 +46,7 @@ async function requestsOf(c: Context<AuthedEnv>): Promise<number> {
  * balancer can answer. The API key authenticates every POST like any request, and each tool call
  * counts against the hourly limits as one request (see requestsOf).
  */
-export function mcpRoutes({ ctx, requireAuthCounting }: RouteDeps) {
+export function mcpRoutes(ctx: Services, { requireAuthCounting }: Guards) {
   const router = createRouter();
   router.all(MCP_PATH, async (c, next) => {
     // GET would open a server-to-client event stream, which a stateless server never uses.

@@ -1,8 +1,8 @@
 import { createHash, timingSafeEqual } from 'node:crypto';
 import { createRoute, z } from '@hono/zod-openapi';
-import type { AppContext } from '../container.js';
 import { AppError, unauthorized } from '../errors/app-error.js';
 import { createRouter, errorResponse } from '../http/openapi.js';
+import type { Platform } from '../platform.js';
 
 const metricsRoute = createRoute({
   method: 'get',
@@ -19,11 +19,14 @@ const metricsRoute = createRoute({
   },
 });
 
+/** What this module's routes use of the running service. */
+type Services = Pick<Platform, 'config' | 'metrics'>;
+
 /**
  * `/metrics`, for a scraper on the private network. The token is compared in constant time,
  * and without one configured the route does not exist, so a fresh install leaks nothing.
  */
-export function metricsRoutes(ctx: AppContext) {
+export function metricsRoutes(ctx: Services) {
   const router = createRouter();
   const expected = ctx.config.metricsToken === undefined ? undefined : digest(ctx.config.metricsToken);
   router.openapi(metricsRoute, async (c) => {

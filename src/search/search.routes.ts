@@ -2,10 +2,11 @@ import { createRoute, z } from '@hono/zod-openapi';
 import { callerOf } from '../http/context.js';
 import { ok } from '../http/envelope.js';
 import { authedErrors, bearerSecurity, createRouter, envelope, errorResponse, json, jsonBody } from '../http/openapi.js';
-import type { RouteDeps } from '../http/route-deps.js';
 import { maxAgeField } from '../cache/max-age.js';
 import { resultId } from './merge-results.js';
 import { MAX_QUERY_LENGTH, MAX_SEARCH_LIMIT, type SearchOutcome } from './search.service.js';
+import type { SearchService } from './search.service.js';
+import type { Guards } from '../http/guards.js';
 
 /** What is cached: the providers' answer and when it was obtained. */
 type TimedOutcome = SearchOutcome & { timestamp: string };
@@ -127,7 +128,10 @@ function v2Data(query: string, outcome: TimedOutcome, requestId: string) {
   };
 }
 
-export function searchRoutes({ ctx, requireAuth }: RouteDeps) {
+/** What this module's routes use of the running service. */
+type Services = { search: SearchService };
+
+export function searchRoutes(ctx: Services, { requireAuth }: Guards) {
   const router = createRouter();
 
   router.openapi({ ...v1Route, middleware: requireAuth }, async (c) => {

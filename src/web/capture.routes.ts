@@ -3,12 +3,13 @@ import type { Context } from 'hono';
 import { type AuthedEnv, callerOf } from '../http/context.js';
 import { ok } from '../http/envelope.js';
 import { authedErrors, bearerSecurity, createRouter, envelope, json, jsonBody } from '../http/openapi.js';
-import type { RouteDeps } from '../http/route-deps.js';
 import type { Answered, CaptureAnswer } from './page-operations.js';
 import { pageFields, viewportSchema, warningsField } from './page-options.js';
 import { pdfOptionsSchema } from './pdf.js';
 import { screenshotOptionsSchema } from './screenshot.js';
 import { webErrors } from './web-errors.openapi.js';
+import type { PageServices } from './page-services.js';
+import type { Guards } from '../http/guards.js';
 
 const ScreenshotBody = z.object({
   ...pageFields,
@@ -81,7 +82,10 @@ const pdfRoute = createRoute({
   },
 });
 
-export function captureRoutes({ ctx, requireAuth }: RouteDeps) {
+/** What this module's routes use of the running service. */
+type Services = Pick<PageServices, 'pages'>;
+
+export function captureRoutes(ctx: Services, { requireAuth }: Guards) {
   const router = createRouter();
 
   /** The capture as bytes (the default), or in the JSON envelope with `base64: true`; the headers either way. */

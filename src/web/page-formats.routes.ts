@@ -2,15 +2,20 @@ import { createRoute, z } from '@hono/zod-openapi';
 import { callerOf } from '../http/context.js';
 import { ok } from '../http/envelope.js';
 import { authedErrors, bearerSecurity, createRouter, envelope, errorResponse, json, jsonBody } from '../http/openapi.js';
-import type { RouteDeps } from '../http/route-deps.js';
 import { pageAnswer } from './page-answer.js';
 import { toOutputRequest } from './page-formats.js';
 import { PageData, pageFormatSchema } from './page-formats.openapi.js';
 import { pageFields, textSelectionFields, viewportSchema } from './page-options.js';
 import { webErrors } from './web-errors.openapi.js';
+import type { Platform } from '../platform.js';
+import type { PageServices } from './page-services.js';
+import type { Guards } from '../http/guards.js';
+
+/** What this module's routes use of the running service. */
+type Services = Pick<Platform, 'config'> & Pick<PageServices, 'pages'>;
 
 /** `/v1/web/page`: several outputs of one page load, one request, one price (docs/page-operations.md). */
-export function pageFormatsRoutes({ ctx, requireAuth }: RouteDeps) {
+export function pageFormatsRoutes(ctx: Services, { requireAuth }: Guards) {
   const formatSchema = pageFormatSchema(ctx.config);
 
   const PageBody = z

@@ -2,15 +2,19 @@ import { createRoute, z } from '@hono/zod-openapi';
 import { callerOf } from '../http/context.js';
 import { ok } from '../http/envelope.js';
 import { authedErrors, bearerSecurity, createRouter, envelope, json, jsonBody } from '../http/openapi.js';
-import type { RouteDeps } from '../http/route-deps.js';
 import { pageFields, pageMetadataFields, textSelectionFields } from './page-options.js';
 import { webErrors } from './web-errors.openapi.js';
+import type { PageServices } from './page-services.js';
+import type { Guards } from '../http/guards.js';
 
 const ContentBody = z.object(pageFields);
 const MarkdownBody = z.object({ ...pageFields, ...textSelectionFields });
 const LinksBody = z.object(pageFields);
 
-export function pageRoutes({ ctx, requireAuth }: RouteDeps) {
+/** What this module's routes use of the running service. */
+type Services = Pick<PageServices, 'pages'>;
+
+export function pageRoutes(ctx: Services, { requireAuth }: Guards) {
   const router = createRouter();
 
   const contentRoute = createRoute({

@@ -1,12 +1,16 @@
 import { z } from '@hono/zod-openapi';
 import { callerOf } from '../http/context.js';
 import { authedErrors, bearerSecurity, createRouter } from '../http/openapi.js';
-import type { RouteDeps } from '../http/route-deps.js';
 import { validationError } from '../errors/validation-error.js';
 import { targetUrl } from './page-options.js';
 import { webErrors } from './web-errors.openapi.js';
+import type { PageServices } from './page-services.js';
+import type { Guards } from '../http/guards.js';
 
 const READER_PREFIX = '/r/';
+
+/** What this module's routes use of the running service. */
+type Services = Pick<PageServices, 'pages'>;
 
 /**
  * `GET /r/<url>`: a page's main content as `text/markdown`, for curl one-liners and tools that
@@ -14,7 +18,7 @@ const READER_PREFIX = '/r/';
  * the Authorization header as everywhere else, never in the URL. The same markdown operation,
  * price and cache as `POST /v1/web/markdown` with its defaults.
  */
-export function readerRoutes({ ctx, requireAuth }: RouteDeps) {
+export function readerRoutes(ctx: Services, { requireAuth }: Guards) {
   const router = createRouter();
   router.get(`${READER_PREFIX}*`, requireAuth, async (c) => {
     const parsed = targetUrl.safeParse(readerTarget(new URL(c.req.url)));

@@ -1,11 +1,13 @@
 import { createRoute, z } from '@hono/zod-openapi';
 import { ok } from '../http/envelope.js';
 import { authedErrors, bearerSecurity, createRouter, envelope, json, jsonBody } from '../http/openapi.js';
-import type { RouteDeps } from '../http/route-deps.js';
 import { callerOf } from '../http/context.js';
 import { pageFields, pageMetadataFields } from './page-options.js';
 import { scrapeTargetsSchema } from './scrape.js';
 import { webErrors } from './web-errors.openapi.js';
+import type { Platform } from '../platform.js';
+import type { PageServices } from './page-services.js';
+import type { Guards } from '../http/guards.js';
 
 const ScrapedElement = z.object({
   text: z.string(),
@@ -17,7 +19,10 @@ const ScrapedElement = z.object({
   height: z.number(),
 });
 
-export function scrapeRoutes({ ctx, requireAuth }: RouteDeps) {
+/** What this module's routes use of the running service. */
+type Services = Pick<Platform, 'config'> & Pick<PageServices, 'pages'>;
+
+export function scrapeRoutes(ctx: Services, { requireAuth }: Guards) {
   const ScrapeBody = z.object({ ...pageFields, elements: scrapeTargetsSchema(ctx.config.web.scrapeMaxSelectors) });
 
   const scrapeRoute = createRoute({

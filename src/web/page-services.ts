@@ -1,0 +1,20 @@
+import type { MeteredDeps } from '../accounts/metered-operation.js';
+import { AiExtractor } from '../ai/ai-extract.service.js';
+import type { BrowserEngine } from '../browser/browser-engine.js';
+import type { FileService } from '../files/file.service.js';
+import { PageOperations } from './page-operations.js';
+import { PagePipeline } from './page-pipeline.js';
+
+/** The page operations and what they are made of besides the browser. */
+export interface PageServices {
+  /** The spec's page operations over the page pipeline (one load, every output asked of it). */
+  pages: PageOperations;
+  /** AI extraction over an OpenAI-compatible server (OPENAI_BASE_URL / OPENAI_API_KEY / AI_MODEL). */
+  ai: AiExtractor;
+}
+
+export function createPageServices(metering: MeteredDeps, engine: BrowserEngine, files: FileService): PageServices {
+  const ai = new AiExtractor(metering.config.ai);
+  const pipeline = new PagePipeline({ ...metering, policy: engine.addressPolicy, browser: engine.browser, files, ai });
+  return { pages: new PageOperations(pipeline), ai };
+}
