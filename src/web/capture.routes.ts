@@ -6,8 +6,7 @@ import { authedErrors, bearerSecurity, createRouter, envelope, json, jsonBody } 
 import type { RouteDeps } from '../http/route-deps.js';
 import type { Answered, CaptureAnswer } from './page-operations.js';
 import { pageFields, viewportSchema, warningsField } from './page-options.js';
-import { pdfOptionsSchema } from './pdf.js';
-import { screenshotOptionsSchema } from './screenshot.js';
+import { pdfOptionsSchema, screenshotOptionsSchema } from './output-options.js';
 import { webErrors } from './web-errors.js';
 
 const ScreenshotBody = z.object({

@@ -3,9 +3,8 @@ import type { AiExtraction } from '../ai/ai-extract.service.js';
 import type { ExtractionAsk } from '../ai/extraction-prompt.js';
 import type { WebOperation } from '../config.js';
 import type { PageMetadataFacts } from './page-facts.js';
-import type { PdfOptions } from './pdf.js';
-import type { ScrapeOutcome, ScrapeTarget } from './scrape.js';
-import type { ScreenshotOptions } from './screenshot.js';
+import type { PdfOptions, ScrapeTarget, ScreenshotOptions } from './output-options.js';
+import type { ScrapeOutcome } from './scrape.js';
 
 /** Which part of the page a text output reads (the markdown and cleaned HTML outputs). */
 export interface TextSelection {

@@ -4,7 +4,7 @@ import { authedErrors, bearerSecurity, createRouter, envelope, json, jsonBody } 
 import type { RouteDeps } from '../http/route-deps.js';
 import { callerOf } from '../http/context.js';
 import { pageFields, pageMetadataFields } from './page-options.js';
-import { scrapeTargetsSchema } from './scrape.js';
+import { scrapeTargetsSchema } from './output-options.js';
 import { webErrors } from './web-errors.js';
 
 const ScrapedElement = z.object({

@@ -1,25 +1,9 @@
-import { z } from '@hono/zod-openapi';
 import type { Page } from 'playwright-core';
 import { InvalidPageOption } from '../browser/types.js';
 import { evaluateFunction } from '../extract/page-script.js';
+import type { ScrapeTarget } from './output-options.js';
 
-/** The selectors of a scrape: at most `maxSelectors` of them (SCRAPE_MAX_SELECTORS). */
-export function scrapeTargetsSchema(maxSelectors: number) {
-  return z
-    .array(
-      z.strictObject({
-        selector: z.string().min(1).max(1000),
-        attributes: z.array(z.string().min(1).max(256)).max(50).optional(),
-      }),
-    )
-    .min(1)
-    .max(maxSelectors);
-}
-
-export interface ScrapeTarget {
-  selector: string;
-  attributes?: string[];
-}
+export { scrapeTargetsSchema, type ScrapeTarget } from './output-options.js';
 
 export interface ScrapedElement {
   text: string;

@@ -1,38 +1,11 @@
-import { z } from '@hono/zod-openapi';
 import type { Page } from 'playwright-core';
 import { emulateDeviceOn, isEmulatedDevice } from '../browser/device-emulation.js';
 import { InvalidPageOption, type PageDevice } from '../browser/types.js';
 import { withPageSession } from '../extract/page-script.js';
 import { imageSize } from './image-size.js';
+import type { ScreenshotOptions } from './output-options.js';
 
-/** The screenshot options' fields, for schemas that add their own (a format of the page operation). */
-export const screenshotOptionFields = {
-    fullPage: z.boolean().default(false),
-    type: z.enum(['png', 'jpeg', 'webp']).default('png'),
-    quality: z.number().int().min(0).max(100).optional().openapi({ description: 'jpeg and webp only' }),
-    clip: z
-      .strictObject({
-        x: z.number().min(0).max(100_000),
-        y: z.number().min(0).max(100_000),
-        width: z.number().min(1).max(10_000),
-        height: z.number().min(1).max(20_000),
-      })
-      .optional(),
-    omitBackground: z.boolean().default(false),
-    selector: z.string().min(1).max(1000).optional().openapi({ description: 'Capture one element' }),
-};
-
-/** png has no quality setting (a refinement of every schema with the screenshot options). */
-export function qualityOnlyForLossy(options: { type: string; quality?: number }, ctx: z.RefinementCtx): void {
-  if (options.quality !== undefined && options.type === 'png') ctx.addIssue({ code: 'custom', message: 'quality applies to jpeg and webp only', path: ['quality'] });
-}
-
-export const screenshotOptionsSchema = z
-  .strictObject(screenshotOptionFields)
-  .superRefine(qualityOnlyForLossy)
-  .default({ fullPage: false, type: 'png', omitBackground: false });
-
-export type ScreenshotOptions = z.infer<typeof screenshotOptionsSchema>;
+export { qualityOnlyForLossy, screenshotOptionFields, screenshotOptionsSchema, type ScreenshotOptions } from './output-options.js';
 
 export interface Screenshot {
   bytes: Buffer;
