@@ -4,7 +4,7 @@ import type { ExtractionAsk } from '../ai/extraction-prompt.js';
 import { toSpecIssues, validationError, type ValidationIssue } from '../errors/validation-error.js';
 import type { OutputRequest } from '../web/outputs.js';
 import { pageFields, type PageRequest, targetUrl, textSelectionFields, type Viewport, viewportSchema } from '../web/page-options.js';
-import type { ScreenshotOptions } from '../web/screenshot.js';
+import type { ScreenshotOptions } from '../web/output-options.js';
 
 /** Firecrawl's API version: v1 names a few formats and the JSON options differently. */
 export type FirecrawlVersion = 'v1' | 'v2';

@@ -8,7 +8,7 @@ import { MAX_QUERY_LENGTH, MAX_SEARCH_LIMIT } from '../search/search.service.js'
 import { pageAnswer } from '../web/page-answer.js';
 import { toOutputRequest } from '../web/page-formats.js';
 import { pageFields, textSelectionFields, viewportSchema } from '../web/page-options.js';
-import { screenshotOptionFields } from '../web/screenshot.js';
+import { screenshotOptionFields } from '../web/output-options.js';
 import { registerJobTools } from './mcp-job-tools.js';
 import { answer } from './tool-answer.js';
 import type { JobServices } from '../jobs/job-services.js';

@@ -1,11 +1,14 @@
 import type { PageWarning } from '../browser/types.js';
 import type { AiExtraction } from '../ai/ai-extract.service.js';
 import type { ExtractionAsk } from '../ai/extraction-prompt.js';
-import type { WebOperation } from '../config.js';
+import type { PdfOptions, ScrapeTarget, ScreenshotOptions } from './output-options.js';
 import type { PageMetadataFacts } from './page-facts.js';
-import type { PdfOptions } from './pdf.js';
-import type { ScrapeOutcome, ScrapeTarget } from './scrape.js';
-import type { ScreenshotOptions } from './screenshot.js';
+
+/**
+ * What a page request asks for and what it answers: the shapes routes, jobs, the Firecrawl
+ * adapter and MCP share. How each output is read, priced and ordered is its entry in the output
+ * table (`outputs/table.ts`).
+ */
 
 /** Which part of the page a text output reads (the markdown and cleaned HTML outputs). */
 export interface TextSelection {
@@ -45,13 +48,29 @@ export interface StoredCapture {
   pages?: number;
 }
 
+export interface ScrapedElement {
+  text: string;
+  html: string;
+  attributes: Record<string, string | null>;
+  top: number;
+  left: number;
+  width: number;
+  height: number;
+}
+
+/** A scrape's answer: each selector's results, and how many elements matched in all. */
+export interface ScrapedElements {
+  elements: Array<{ selector: string; data: { results: ScrapedElement[] } }>;
+  elementsFound: number;
+}
+
 export interface PageOutputs {
   markdown?: { markdown: string; wordCount: number; title: string; description: string; language: string };
   html?: string;
   rawHtml?: string;
   links?: string[];
   images?: string[];
-  scrape?: Omit<ScrapeOutcome, 'truncated'>;
+  scrape?: ScrapedElements;
   screenshot?: StoredCapture;
   pdf?: StoredCapture;
   json?: AiExtraction;
@@ -71,37 +90,4 @@ export interface PageResult {
   outputs: PageOutputs;
   metadata: PageMetadata;
   warnings: PageWarning[];
-}
-
-/** The operation whose configured credit cost each output carries. */
-const TEXT_OUTPUT_COSTS: Array<[keyof OutputRequest, WebOperation]> = [
-  ['markdown', 'markdown'],
-  ['html', 'content'],
-  ['rawHtml', 'content'],
-  ['links', 'links'],
-  ['images', 'links'],
-  ['scrape', 'scrape'],
-];
-
-/**
- * The price of a request: one page load with every text output it asks for costs the dearest of
- * them (they share the load); each capture and the AI extraction cost their own on top. So each
- * spec endpoint, which asks for one output, costs exactly its configured price.
- */
-export function costOf(outputs: OutputRequest, costs: Record<WebOperation, number>): number {
-  const text = TEXT_OUTPUT_COSTS.filter(([output]) => outputs[output]).map(([, operation]) => costs[operation]);
-  const extras = (outputs.screenshot ? costs.screenshot : 0) + (outputs.pdf ? costs.pdf : 0) + (outputs.json ? costs['ai-extract'] : 0);
-  const asksNothingElse = text.length === 0 && extras === 0 && !outputs.screenshot && !outputs.pdf && !outputs.json;
-  return (text.length > 0 ? Math.max(...text) : asksNothingElse ? costs.content : 0) + extras;
-}
-
-/** Images and fonts matter to captures only: text outputs do not wait for them (page-settle.ts). */
-export function settleFor(outputs: OutputRequest): 'text' | 'render' {
-  return outputs.screenshot || outputs.pdf ? 'render' : 'text';
-}
-
-/** A markdown-only answer with nothing in it is free and not cached: the page may have content next time. */
-export function isEmptyMarkdownAnswer(outputs: OutputRequest, result: PageResult): boolean {
-  const onlyMarkdown = Object.keys(outputs).every((output) => output === 'markdown');
-  return onlyMarkdown && result.warnings.some((warning) => warning.code === 'NO_CONTENT');
 }

@@ -3,9 +3,7 @@ import { aiAskFields, checkAsk } from '../ai/ask-schema.js';
 import type { Config } from '../config.js';
 import { NAMED_FORMATS } from './page-formats.js';
 import { pageMetadataFields } from './page-options.js';
-import { pdfOptionFields } from './pdf.js';
-import { scrapeTargetsSchema } from './scrape.js';
-import { qualityOnlyForLossy, screenshotOptionFields } from './screenshot.js';
+import { pdfOptionFields, qualityOnlyForLossy, scrapeTargetsSchema, screenshotOptionFields } from './output-options.js';
 
 const captureSchema = z.object({
   fileId: z.string(),

@@ -1,6 +1,5 @@
 import type { OutputRequest } from './outputs.js';
-import { pdfOptionsSchema } from './pdf.js';
-import { screenshotOptionsSchema } from './screenshot.js';
+import { pdfOptionsSchema, screenshotOptionsSchema } from './output-options.js';
 
 /** The outputs `/v1/web/page` and the jobs name as strings; the others take options as an object. */
 export const NAMED_FORMATS = ['markdown', 'html', 'rawHtml', 'links', 'images', 'metadata', 'screenshot', 'pdf'] as const;

@@ -4,10 +4,8 @@ import type { PageWarning } from '../browser/types.js';
 import type { FileType } from '../files/file.service.js';
 import type { OutputRequest, PageMetadata, PageResult, StoredCapture, TextSelection } from './outputs.js';
 import type { PagePipeline, PageRun } from './page-pipeline.js';
+import type { PdfOptions, ScrapeTarget, ScreenshotOptions } from './output-options.js';
 import type { PageRequest, Viewport } from './page-options.js';
-import type { PdfOptions } from './pdf.js';
-import type { ScrapeTarget } from './scrape.js';
-import type { ScreenshotOptions } from './screenshot.js';
 
 type PageFields = PageRequest & { maxAge?: number };
 

@@ -7,21 +7,19 @@ import { deviceOf, type LoadedPage, type PageRunner, type PageWarning } from '..
 import { fingerprint } from '../cache/fingerprint.js';
 import { cacheKey, type ResultCache } from '../cache/result-cache.js';
 import type { Config } from '../config.js';
-import { InvalidSelector } from '../extract/extract.js';
 import type { FileService, FileType } from '../files/file.service.js';
 import { AppError } from '../errors/app-error.js';
 import { validationError } from '../errors/validation-error.js';
 import type { ConcurrencyLimiter } from '../limits/concurrency-limiter.js';
 import type { AddressPolicy } from '../net/address-policy.js';
-import { collectImages, collectLinks } from './links.js';
-import { costOf, isEmptyMarkdownAnswer, type OutputRequest, type PageOutputs, type PageResult, settleFor, type StoredCapture } from './outputs.js';
+import type { OutputRequest, PageOutputs, PageResult, StoredCapture } from './outputs.js';
+import { isEmptyMarkdownAnswer } from './outputs/markdown.js';
+import { readPageText } from './outputs/page-text.js';
+import type { CaptureMade, PageReading } from './outputs/reading.js';
+import { requestedAreaProblem } from './outputs/screenshot.js';
+import { costOf, readingPlan, settleFor } from './outputs/table.js';
 import { readPageMetadata } from './page-facts.js';
-import { readCleanHtml, readHtml, truncatedAnswer } from './page-html.js';
-import { markdownOfPage } from './page-markdown.js';
 import { type PageRequest, toContextOptions, toLoadOptions, type Viewport } from './page-options.js';
-import { renderPdf } from './pdf.js';
-import { scrapeElements } from './scrape.js';
-import { captureScreenshot, deviceMismatch, requestedAreaProblem, type ScreenshotOptions } from './screenshot.js';
 
 export interface PageJob {
   caller: Caller;
@@ -118,10 +116,11 @@ export class PagePipeline {
     const claim = { account: job.caller.principal.userId, signal: job.caller.signal };
     const fromPage = await browser.withLoadedPage(toContextOptions(job.page, job.viewport), load, (loaded) => this.readPage(loaded, job), claim);
     // The page is back in the pool: what follows needs none.
-    const { outputs, captures } = fromPage;
-    if (job.outputs.json) {
-      const { markdown, title } = fromPage.pageText;
-      outputs.json = await this.deps.ai.extract(job.outputs.json, { url: fromPage.metadata.finalUrl, title, markdown }, job.caller.log, job.caller.signal);
+    const { outputs, captures, pageText } = fromPage;
+    const { log, signal } = job.caller;
+    for (const { entry, options } of readingPlan(job.outputs).afterPage) {
+      const value = await entry.readAfterPage(options, { text: pageText, finalUrl: fromPage.metadata.finalUrl, ai: this.deps.ai, log, signal });
+      Object.assign(outputs, { [entry.name]: value });
     }
     const bytes: PageRun['bytes'] = {};
     for (const [type, capture] of Object.entries(captures) as Array<[FileType, CaptureMade]>) {
@@ -131,96 +130,31 @@ export class PagePipeline {
     return { outputs, metadata: fromPage.metadata, warnings: fromPage.warnings, bytes };
   }
 
-  /** Every output that needs the loaded page, in one visit. */
+  /** Every output asked of the loaded page, in one visit, in the steps and order of the output table (outputs/table.ts). */
   private async readPage(loaded: LoadedPage, job: PageJob) {
-    const { config } = this.deps;
-    const maxChars = config.web.answerMaxChars;
-    const asked = job.outputs;
-    const { page, finalUrl } = loaded;
+    const plan = readingPlan(job.outputs);
+    const askedDevice = deviceOf(toContextOptions(job.page, job.viewport));
+    const reading: PageReading = { loaded, askedDevice, bounds: this.deps.config.web, log: job.caller.log };
     const warnings: PageWarning[] = [...loaded.warnings];
-    const cut = (truncated: boolean, what: string) => truncated && warnings.push(truncatedAnswer(what, maxChars));
-    const limits = config.web.screenshot;
-    if (asked.screenshot) {
-      const mismatch = deviceMismatch(deviceOf(toContextOptions(job.page, job.viewport)), loaded.device);
-      if (mismatch) throw mismatch;
+    for (const { entry, options } of plan.onPage) {
+      const refusal = entry.refuse?.(options, reading);
+      if (refusal) throw refusal;
     }
-    const capture = (options: ScreenshotOptions) => captureScreenshot(page, options, loaded.device, limits);
-    // A capture mostly waits for Chromium's next frames; the metadata is read meanwhile. Nothing
-    // read afterwards changes what the page shows (the HTML is cleaned on a copy), except the
-    // markdown's last wait for a page that showed nothing yet: with markdown asked, the capture
-    // stays after it.
-    const early = asked.screenshot && !asked.markdown && !asked.json ? capture(asked.screenshot) : undefined;
-    const [facts, earlyShot] = await Promise.all([readPageMetadata(page), early]);
-    const metadata = { url: job.page.url, finalUrl, statusCode: loaded.statusCode, contentType: loaded.contentType, timestamp: new Date().toISOString(), ...facts };
+    const early = new Map(plan.early.map(({ entry, options }) => [entry.name, entry.read(options, reading)]));
+    const [facts] = await Promise.all([readPageMetadata(loaded.page), ...early.values()]);
+    const { finalUrl, statusCode, contentType } = loaded;
+    const metadata = { url: job.page.url, finalUrl, statusCode, contentType, timestamp: new Date().toISOString(), ...facts };
+    if (plan.readsText) reading.text = await readPageText(loaded, job.outputs, reading.bounds.answerMaxChars, job.caller.log);
     const outputs: PageOutputs = {};
     const captures: Partial<Record<FileType, CaptureMade>> = {};
-    let pageText = { title: facts.title, markdown: '' };
-
-    if (asked.markdown || asked.json) {
-      const selection = asked.markdown ?? { onlyMainContent: true, includeTags: [], excludeTags: [] };
-      const extracted = await markdownOfPage(loaded, { url: finalUrl, ...selection, maxChars }, job.caller.log).catch((error: unknown) => {
-        throw error instanceof InvalidSelector ? invalidSelector(error.selector, selection) : error;
-      });
-      const { markdown, wordCount, title, description, language } = extracted;
-      pageText = { title, markdown };
-      if (asked.markdown) {
-        outputs.markdown = { markdown, wordCount, title, description, language };
-        warnings.push(...extracted.warnings);
-      }
+    for (const { entry, options } of plan.onPage) {
+      const part = await (early.get(entry.name) ?? entry.read(options, reading));
+      // A capture's part is the file to store (an output answered as a file is named by its FileType); any other's is its value.
+      if ('capture' in part) captures[entry.name as FileType] = part.capture;
+      else Object.assign(outputs, { [entry.name]: part.value });
+      warnings.push(...(part.warnings ?? []));
     }
-    if (asked.html) {
-      const clean = await readCleanHtml(page, asked.html, maxChars);
-      if ('invalidSelector' in clean) throw invalidSelector(clean.invalidSelector, asked.html);
-      outputs.html = clean.html;
-      cut(clean.truncated, 'The HTML');
-    }
-    if (asked.rawHtml) {
-      const raw = await readHtml(page, maxChars);
-      outputs.rawHtml = raw.html;
-      cut(raw.truncated, 'The HTML');
-    }
-    if (asked.links) {
-      const { links, truncated } = await collectLinks(page, maxChars);
-      outputs.links = links;
-      cut(truncated, 'The list of links');
-    }
-    if (asked.images) {
-      const { images, truncated } = await collectImages(page, maxChars);
-      outputs.images = images;
-      cut(truncated, 'The list of images');
-    }
-    if (asked.scrape) {
-      const { elements, elementsFound, truncated } = await scrapeElements(page, asked.scrape.elements, config.web.scrapeMaxResults, maxChars);
-      outputs.scrape = { elements, elementsFound };
-      cut(truncated, 'The text of the results');
-    }
-    if (asked.screenshot) {
-      const shot = earlyShot ?? (await capture(asked.screenshot));
-      captures.screenshot = {
-        bytes: shot.bytes,
-        contentType: shot.contentType,
-        extension: asked.screenshot.type === 'jpeg' ? 'jpg' : asked.screenshot.type,
-        facts: { width: shot.width, height: shot.height, truncated: shot.truncated },
-      };
-      if (shot.truncated) {
-        warnings.push({
-          code: 'ANSWER_TRUNCATED',
-          message: `The area was larger than this service's screenshot bounds (${limits.maxWidth} wide, ${limits.maxHeight} high, ${limits.maxPixels} pixels in all, in device pixels); the image shows its top left part`,
-        });
-      }
-    }
-    if (asked.pdf) {
-      const maxPages = config.web.pdfMaxPages;
-      const pdf = await renderPdf(page, asked.pdf, maxPages);
-      captures.pdf = { bytes: pdf.bytes, contentType: 'application/pdf', extension: 'pdf', facts: { pages: pdf.pages } };
-      if (pdf.truncated) {
-        warnings.push({
-          code: 'ANSWER_TRUNCATED',
-          message: `The document was longer than this service's bound of ${maxPages} pages (PDF_MAX_PAGES); the PDF has its first ${maxPages}`,
-        });
-      }
-    }
-    return { outputs, captures, metadata, warnings, pageText };
+    return { outputs, captures, metadata, warnings, pageText: reading.text };
   }
 
   private async store(job: PageJob, type: FileType, capture: CaptureMade, page: { metadata: PageResult['metadata']; warnings: PageWarning[] }): Promise<StoredCapture> {
@@ -250,22 +184,8 @@ export class PagePipeline {
   }
 }
 
-interface CaptureMade {
-  bytes: Uint8Array;
-  contentType: string;
-  extension: string;
-  facts: Partial<StoredCapture>;
-}
-
 function isTargetTimeout(error: unknown): boolean {
   return error instanceof AppError && error.code === 'TARGET_TIMEOUT';
-}
-
-/** An includeTags/excludeTags selector the browser cannot parse: a 422 naming where it is. */
-function invalidSelector(selector: string, selection: { includeTags: string[]; excludeTags: string[] }): AppError {
-  const inInclude = selection.includeTags.indexOf(selector);
-  const path = inInclude >= 0 ? ['includeTags', inInclude] : ['excludeTags', selection.excludeTags.indexOf(selector)];
-  return validationError([{ code: 'custom', path, message: `Invalid CSS selector: ${selector}` }]);
 }
 
 /** Everything that determines the result (maxAge left out: it only chooses among results). */

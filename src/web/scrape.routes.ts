@@ -3,7 +3,7 @@ import { ok } from '../http/envelope.js';
 import { authedErrors, bearerSecurity, createRouter, envelope, json, jsonBody } from '../http/openapi.js';
 import { callerOf } from '../http/context.js';
 import { pageFields, pageMetadataFields } from './page-options.js';
-import { scrapeTargetsSchema } from './scrape.js';
+import { scrapeTargetsSchema } from './output-options.js';
 import { webErrors } from './web-errors.openapi.js';
 import type { Platform } from '../platform.js';
 import type { PageServices } from './page-services.js';

@@ -1,38 +1,35 @@
-import { z } from '@hono/zod-openapi';
 import type { Page } from 'playwright-core';
-import { emulateDeviceOn, isEmulatedDevice } from '../browser/device-emulation.js';
-import { InvalidPageOption, type PageDevice } from '../browser/types.js';
-import { withPageSession } from '../extract/page-script.js';
-import { imageSize } from './image-size.js';
+import { emulateDeviceOn, isEmulatedDevice } from '../../browser/device-emulation.js';
+import { InvalidPageOption, type PageDevice } from '../../browser/types.js';
+import { withPageSession } from '../../extract/page-script.js';
+import { imageSize } from '../image-size.js';
+import type { ScreenshotOptions } from '../output-options.js';
+import type { PageOutputEntry, ScreenshotLimits } from './reading.js';
 
-/** The screenshot options' fields, for schemas that add their own (a format of the page operation). */
-export const screenshotOptionFields = {
-    fullPage: z.boolean().default(false),
-    type: z.enum(['png', 'jpeg', 'webp']).default('png'),
-    quality: z.number().int().min(0).max(100).optional().openapi({ description: 'jpeg and webp only' }),
-    clip: z
-      .strictObject({
-        x: z.number().min(0).max(100_000),
-        y: z.number().min(0).max(100_000),
-        width: z.number().min(1).max(10_000),
-        height: z.number().min(1).max(20_000),
-      })
-      .optional(),
-    omitBackground: z.boolean().default(false),
-    selector: z.string().min(1).max(1000).optional().openapi({ description: 'Capture one element' }),
+/**
+ * The screenshot: the painted page at the device it emulates, stored as a file. A capture mostly
+ * waits for Chromium's next frames, so it may be taken beside the metadata read (`table.ts`).
+ */
+export const screenshotOutput: PageOutputEntry<'screenshot'> = {
+  name: 'screenshot',
+  needs: ['painted page'],
+  price: { onTop: 'screenshot' },
+  readsEarly: true,
+  refuse: (_options, { askedDevice, loaded }) => deviceMismatch(askedDevice, loaded.device),
+  async read(options, { loaded, bounds }) {
+    const limits = bounds.screenshot;
+    const shot = await captureScreenshot(loaded.page, options, loaded.device, limits);
+    const capture = {
+      bytes: shot.bytes,
+      contentType: shot.contentType,
+      extension: options.type === 'jpeg' ? 'jpg' : options.type,
+      facts: { width: shot.width, height: shot.height, truncated: shot.truncated },
+    };
+    if (!shot.truncated) return { capture };
+    const message = `The area was larger than this service's screenshot bounds (${limits.maxWidth} wide, ${limits.maxHeight} high, ${limits.maxPixels} pixels in all, in device pixels); the image shows its top left part`;
+    return { capture, warnings: [{ code: 'ANSWER_TRUNCATED', message }] };
+  },
 };
-
-/** png has no quality setting (a refinement of every schema with the screenshot options). */
-export function qualityOnlyForLossy(options: { type: string; quality?: number }, ctx: z.RefinementCtx): void {
-  if (options.quality !== undefined && options.type === 'png') ctx.addIssue({ code: 'custom', message: 'quality applies to jpeg and webp only', path: ['quality'] });
-}
-
-export const screenshotOptionsSchema = z
-  .strictObject(screenshotOptionFields)
-  .superRefine(qualityOnlyForLossy)
-  .default({ fullPage: false, type: 'png', omitBackground: false });
-
-export type ScreenshotOptions = z.infer<typeof screenshotOptionsSchema>;
 
 export interface Screenshot {
   bytes: Buffer;
@@ -42,13 +39,6 @@ export interface Screenshot {
   height: number;
   /** True when the area (a full page, an element) was cut to fit the device-pixel bounds. */
   truncated: boolean;
-}
-
-/** Bounds on an image in device pixels: CSS pixels times the device scale factor. */
-export interface ScreenshotLimits {
-  maxWidth: number;
-  maxHeight: number;
-  maxPixels: number;
 }
 
 const CONTENT_TYPES = { png: 'image/png', jpeg: 'image/jpeg', webp: 'image/webp' } as const;

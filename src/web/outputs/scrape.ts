@@ -1,39 +1,22 @@
-import { z } from '@hono/zod-openapi';
 import type { Page } from 'playwright-core';
-import { InvalidPageOption } from '../browser/types.js';
-import { evaluateFunction } from '../extract/page-script.js';
+import { InvalidPageOption } from '../../browser/types.js';
+import { evaluateFunction } from '../../extract/page-script.js';
+import type { ScrapeTarget } from '../output-options.js';
+import type { ScrapedElements } from '../outputs.js';
+import { type PageOutputEntry, truncationWarnings } from './reading.js';
 
-/** The selectors of a scrape: at most `maxSelectors` of them (SCRAPE_MAX_SELECTORS). */
-export function scrapeTargetsSchema(maxSelectors: number) {
-  return z
-    .array(
-      z.strictObject({
-        selector: z.string().min(1).max(1000),
-        attributes: z.array(z.string().min(1).max(256)).max(50).optional(),
-      }),
-    )
-    .min(1)
-    .max(maxSelectors);
-}
+/** Elements chosen by CSS selectors, read in the page. */
+export const scrapeOutput: PageOutputEntry<'scrape'> = {
+  name: 'scrape',
+  needs: ['document'],
+  price: { sharesLoad: 'scrape' },
+  async read({ elements: targets }, { loaded, bounds }) {
+    const { elements, elementsFound, truncated } = await scrapeElements(loaded.page, targets, bounds.scrapeMaxResults, bounds.answerMaxChars);
+    return { value: { elements, elementsFound }, warnings: truncationWarnings(truncated, 'The text of the results', bounds.answerMaxChars) };
+  },
+};
 
-export interface ScrapeTarget {
-  selector: string;
-  attributes?: string[];
-}
-
-export interface ScrapedElement {
-  text: string;
-  html: string;
-  attributes: Record<string, string | null>;
-  top: number;
-  left: number;
-  width: number;
-  height: number;
-}
-
-export interface ScrapeOutcome {
-  elements: Array<{ selector: string; data: { results: ScrapedElement[] } }>;
-  elementsFound: number;
+export interface ScrapeOutcome extends ScrapedElements {
   /** Results stopped (and the last one was cut) at the answer's bound. */
   truncated: boolean;
 }

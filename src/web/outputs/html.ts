@@ -1,22 +1,18 @@
 import type { Page } from 'playwright-core';
-import type { PageWarning } from '../browser/types.js';
-import { evaluateFunction } from '../extract/page-script.js';
+import { evaluateFunction } from '../../extract/page-script.js';
+import { invalidSelector, type PageOutputEntry, truncationWarnings } from './reading.js';
 
-/**
- * The rendered HTML of the page (doctype and document, as Playwright's `content()` writes it),
- * cut in the page at `maxChars` so a page of any size crosses to Node bounded.
- */
-export async function readHtml(page: Page, maxChars: number): Promise<{ html: string; truncated: boolean }> {
-  return evaluateFunction(
-    page,
-    (max: number) => {
-      const doctype = document.doctype ? new XMLSerializer().serializeToString(document.doctype) : '';
-      const html = doctype + (document.documentElement?.outerHTML ?? '');
-      return html.length > max ? { html: html.slice(0, max), truncated: true } : { html, truncated: false };
-    },
-    maxChars,
-  );
-}
+/** The rendered page's HTML, cleaned on a copy (`readCleanHtml`), of the part the selection names. */
+export const htmlOutput: PageOutputEntry<'html'> = {
+  name: 'html',
+  needs: ['document'],
+  price: { sharesLoad: 'content' },
+  async read(selection, { loaded, bounds }) {
+    const clean = await readCleanHtml(loaded.page, selection, bounds.answerMaxChars);
+    if ('invalidSelector' in clean) throw invalidSelector(clean.invalidSelector, selection);
+    return { value: clean.html, warnings: truncationWarnings(clean.truncated, 'The HTML', bounds.answerMaxChars) };
+  },
+};
 
 export interface CleanHtmlOptions {
   onlyMainContent: boolean;
@@ -78,12 +74,4 @@ export async function readCleanHtml(page: Page, options: CleanHtmlOptions, maxCh
     },
     { options, max: maxChars },
   );
-}
-
-/** The warning an answer cut at the service's bound carries. */
-export function truncatedAnswer(what: string, maxChars: number): PageWarning {
-  return {
-    code: 'ANSWER_TRUNCATED',
-    message: `${what} was longer than this service's bound of ${maxChars} characters (ANSWER_MAX_CHARS) and was cut there`,
-  };
 }

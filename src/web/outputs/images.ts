@@ -1,28 +1,18 @@
 import type { Page } from 'playwright-core';
-import { evaluateFunction } from '../extract/page-script.js';
+import { evaluateFunction } from '../../extract/page-script.js';
+import { httpUrls } from './links.js';
+import { type PageOutputEntry, truncationWarnings } from './reading.js';
 
-/**
- * Every http(s) link of the page, absolute (resolved by the browser against the page and
- * <base>), deduplicated, fragment removed. At most `maxChars` of links cross from the page.
- */
-export async function collectLinks(page: Page, maxChars: number): Promise<{ links: string[]; truncated: boolean }> {
-  const found = await evaluateFunction(
-    page,
-    (max: number) => {
-      const hrefs: string[] = [];
-      let left = max;
-      for (const anchor of document.querySelectorAll('a[href], area[href]')) {
-        const href = (anchor as HTMLAnchorElement).href;
-        if (href.length > left) return { hrefs, truncated: true };
-        left -= href.length;
-        hrefs.push(href);
-      }
-      return { hrefs, truncated: false };
-    },
-    maxChars,
-  );
-  return { links: httpUrls(found.hrefs, true), truncated: found.truncated };
-}
+/** The page's images, as the browser chose and resolved them. */
+export const imagesOutput: PageOutputEntry<'images'> = {
+  name: 'images',
+  needs: ['document'],
+  price: { sharesLoad: 'links' },
+  async read(_asked, { loaded, bounds }) {
+    const { images, truncated } = await collectImages(loaded.page, bounds.answerMaxChars);
+    return { value: images, warnings: truncationWarnings(truncated, 'The list of images', bounds.answerMaxChars) };
+  },
+};
 
 /**
  * Every image of the page: each `<img>` as the browser chose it (its current source), the
@@ -64,17 +54,4 @@ export async function collectImages(page: Page, maxChars: number): Promise<{ ima
     maxChars,
   );
   return { images: httpUrls(found.urls, false), truncated: found.truncated };
-}
-
-/** http(s) URLs only, each once; links lose their fragment (the same page), images keep theirs. */
-function httpUrls(values: string[], dropFragment: boolean): string[] {
-  const kept = new Set<string>();
-  for (const value of values) {
-    if (!URL.canParse(value)) continue;
-    const url = new URL(value);
-    if (url.protocol !== 'http:' && url.protocol !== 'https:') continue;
-    if (dropFragment) url.hash = '';
-    kept.add(url.href);
-  }
-  return [...kept];
 }

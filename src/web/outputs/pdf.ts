@@ -1,23 +1,22 @@
-import { z } from '@hono/zod-openapi';
 import type { Page } from 'playwright-core';
-import { evaluateFunction } from '../extract/page-script.js';
+import { evaluateFunction } from '../../extract/page-script.js';
+import type { PdfOptions } from '../output-options.js';
+import type { PageOutputEntry } from './reading.js';
 
-const length = z
-  .union([z.number().min(0).max(500), z.string().regex(/^\d+(\.\d+)?(px|in|cm|mm)$/)])
-  .openapi({ description: 'A number of pixels, or a string with px, in, cm or mm' });
-
-/** The PDF options' fields, for schemas that add their own (a format of the page operation). */
-export const pdfOptionFields = {
-    format: z.enum(['Letter', 'Legal', 'Tabloid', 'Ledger', 'A0', 'A1', 'A2', 'A3', 'A4', 'A5', 'A6']).default('A4'),
-    landscape: z.boolean().default(false),
-    printBackground: z.boolean().default(true),
-    scale: z.number().min(0.1).max(2).default(1),
-    margin: z.strictObject({ top: length.optional(), right: length.optional(), bottom: length.optional(), left: length.optional() }).optional(),
+/** The PDF: the page printed, stored as a file. */
+export const pdfOutput: PageOutputEntry<'pdf'> = {
+  name: 'pdf',
+  needs: ['painted page'],
+  price: { onTop: 'pdf' },
+  async read(options, { loaded, bounds }) {
+    const maxPages = bounds.pdfMaxPages;
+    const pdf = await renderPdf(loaded.page, options, maxPages);
+    const capture = { bytes: pdf.bytes, contentType: 'application/pdf', extension: 'pdf', facts: { pages: pdf.pages } };
+    if (!pdf.truncated) return { capture };
+    const message = `The document was longer than this service's bound of ${maxPages} pages (PDF_MAX_PAGES); the PDF has its first ${maxPages}`;
+    return { capture, warnings: [{ code: 'ANSWER_TRUNCATED', message }] };
+  },
 };
-
-export const pdfOptionsSchema = z.strictObject(pdfOptionFields).default({ format: 'A4', landscape: false, printBackground: true, scale: 1 });
-
-export type PdfOptions = z.infer<typeof pdfOptionsSchema>;
 
 /** Paper heights in inches (Playwright's formats), for the estimate of how many pages a document makes. */
 const PAPER_INCHES: Record<PdfOptions['format'], [number, number]> = {

@@ -1,16 +1,27 @@
 import type { Logger } from 'pino';
-import { PLACEHOLDER_MAX_WORDS, PLACEHOLDER_TEXT } from '../browser/page-settle.js';
-import type { LoadedPage, PageWarning } from '../browser/types.js';
-import { type ExtractOptions, type ExtractResult, extractMarkdown } from '../extract/extract.js';
-import { markdownText } from '../extract/in-page/text.js';
-import { truncatedAnswer } from './page-html.js';
+import { PLACEHOLDER_MAX_WORDS, PLACEHOLDER_TEXT } from '../../browser/page-settle.js';
+import type { LoadedPage, PageWarning } from '../../browser/types.js';
+import { type ExtractOptions, type ExtractResult, extractMarkdown, InvalidSelector } from '../../extract/extract.js';
+import { markdownText } from '../../extract/in-page/text.js';
+import type { OutputRequest, TextSelection } from '../outputs.js';
+import { invalidSelector, type PageText, truncatedAnswer } from './reading.js';
 
 /** Main content below this many words is looked at again before it is answered. */
 const FEW_WORDS = 5;
 
-export interface PageMarkdown extends ExtractResult {
-  /** What the extraction has to say (the load's own warnings are the load's). */
-  warnings: PageWarning[];
+/** The page text the AI extraction reads when the markdown output, and its selection, is not asked. */
+const MAIN_CONTENT: TextSelection = { onlyMainContent: true, includeTags: [], excludeTags: [] };
+
+/**
+ * The page text shared by the outputs that need it (markdown, json): read once, of the markdown
+ * output's selection when it is asked, else of the main content. Its warnings are the markdown
+ * output's to give (`markdown.ts`).
+ */
+export async function readPageText(loaded: LoadedPage, asked: OutputRequest, maxChars: number, log: Logger): Promise<PageText> {
+  const selection = asked.markdown ?? MAIN_CONTENT;
+  return markdownOfPage(loaded, { url: loaded.finalUrl, ...selection, maxChars }, log).catch((error: unknown) => {
+    throw error instanceof InvalidSelector ? invalidSelector(error.selector, selection) : error;
+  });
 }
 
 /**
@@ -20,7 +31,7 @@ export interface PageMarkdown extends ExtractResult {
  * when that has nothing either, the page gets one more chance to fill itself. An answer that is
  * still empty says so in its warnings (`NO_CONTENT`) instead of passing for a page without text.
  */
-export async function markdownOfPage(loaded: LoadedPage, options: ExtractOptions, log: Logger): Promise<PageMarkdown> {
+export async function markdownOfPage(loaded: LoadedPage, options: ExtractOptions, log: Logger): Promise<PageText> {
   const warnings: PageWarning[] = [];
   const wholeSelection = options.includeTags === undefined || options.includeTags.length === 0;
   const tooLittle = (result: ExtractResult) => isEmpty(result) || (wholeSelection && result.wordCount < FEW_WORDS);

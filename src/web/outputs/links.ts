@@ -1,0 +1,50 @@
+import type { Page } from 'playwright-core';
+import { evaluateFunction } from '../../extract/page-script.js';
+import { type PageOutputEntry, truncationWarnings } from './reading.js';
+
+/** The page's links, as the browser resolved them. */
+export const linksOutput: PageOutputEntry<'links'> = {
+  name: 'links',
+  needs: ['document'],
+  price: { sharesLoad: 'links' },
+  async read(_asked, { loaded, bounds }) {
+    const { links, truncated } = await collectLinks(loaded.page, bounds.answerMaxChars);
+    return { value: links, warnings: truncationWarnings(truncated, 'The list of links', bounds.answerMaxChars) };
+  },
+};
+
+/**
+ * Every http(s) link of the page, absolute (resolved by the browser against the page and
+ * <base>), deduplicated, fragment removed. At most `maxChars` of links cross from the page.
+ */
+export async function collectLinks(page: Page, maxChars: number): Promise<{ links: string[]; truncated: boolean }> {
+  const found = await evaluateFunction(
+    page,
+    (max: number) => {
+      const hrefs: string[] = [];
+      let left = max;
+      for (const anchor of document.querySelectorAll('a[href], area[href]')) {
+        const href = (anchor as HTMLAnchorElement).href;
+        if (href.length > left) return { hrefs, truncated: true };
+        left -= href.length;
+        hrefs.push(href);
+      }
+      return { hrefs, truncated: false };
+    },
+    maxChars,
+  );
+  return { links: httpUrls(found.hrefs, true), truncated: found.truncated };
+}
+
+/** http(s) URLs only, each once; links lose their fragment (the same page), images keep theirs. */
+export function httpUrls(values: string[], dropFragment: boolean): string[] {
+  const kept = new Set<string>();
+  for (const value of values) {
+    if (!URL.canParse(value)) continue;
+    const url = new URL(value);
+    if (url.protocol !== 'http:' && url.protocol !== 'https:') continue;
+    if (dropFragment) url.hash = '';
+    kept.add(url.href);
+  }
+  return [...kept];
+}
