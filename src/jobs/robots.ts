@@ -49,7 +49,7 @@ const NATIVE_SEARCH_MAX = 64;
  */
 export class RobotsPattern {
   private readonly prefix: string;
-  /** Pieces after the prefix, empty ones (from `**`) dropped, each with its KMP table. */
+  /** Pieces after the prefix, empty ones (from `**`) dropped. */
   private readonly pieces: PieceSearch[];
   /** The pattern has a `*`: anything may follow its prefix. */
   private readonly hasWildcard: boolean;
@@ -94,7 +94,8 @@ class PieceSearch {
 
   constructor(readonly text: string) {
     const long = text.length > NATIVE_SEARCH_MAX;
-    this.codes = long ? Uint16Array.from(text, (_, index) => text.charCodeAt(index)) : new Uint16Array(0);
+    // By code unit (a string's own iterator would go by code point).
+    this.codes = long ? Uint16Array.from({ length: text.length }, (_, index) => text.charCodeAt(index)) : new Uint16Array(0);
     this.fallback = new Int32Array(this.codes.length);
     for (let index = 1, matched = 0; index < this.codes.length; index += 1) {
       while (matched > 0 && this.codes[index] !== this.codes[matched]) matched = this.fallback[matched - 1] as number;
@@ -163,12 +164,27 @@ export function parseRobots(text: string, origin: string): RobotsRules {
     if (!current || (field !== 'allow' && field !== 'disallow')) continue;
     // An empty Disallow allows everything: no rule.
     if (value === '') continue;
-    current.rules.push({ allow: field === 'allow', pattern: value });
+    current.rules.push({ allow: field === 'allow', pattern: percentEncoded(value) });
   }
   const own = groups.filter((group) => group.agents.some((agent) => agent !== '*' && CRAWLER_TOKEN.startsWith(agent)));
   const chosen = (own.length > 0 ? own : groups.filter((group) => group.agents.includes('*'))).flatMap((group) => group.rules);
   const kept = chosen.filter((rule) => rule.pattern.length <= ROBOTS_LIMITS.ruleLength).slice(0, ROBOTS_LIMITS.rules);
   return { sitemaps, ignoredRules: chosen.length - kept.length, isAllowed: ruleChecker(kept) };
+}
+
+/**
+ * A rule's characters beyond ASCII percent-encoded (UTF-8), as RFC 9309 asks before comparing:
+ * the paths it is compared with come from the URL parser, which encodes them so
+ * (`Disallow: /café` is `/caf%C3%A9`). A lone surrogate cannot be encoded: left as written.
+ */
+function percentEncoded(pattern: string): string {
+  return pattern.replace(/[^\x00-\x7f]+/g, (run) => {
+    try {
+      return encodeURIComponent(run);
+    } catch {
+      return run;
+    }
+  });
 }
 
 /**

@@ -71,6 +71,11 @@ describe('robots.txt rules', () => {
     });
     expect(rules.sitemaps).toEqual([`${ORIGIN}/sitemap-a.xml`, 'https://elsewhere.test/sitemap-b.xml']);
 
+    // Rules are compared in the percent-encoded form the URL parser gives paths (RFC 9309).
+    const accented = parseRobots('User-agent: *\nDisallow: /café\n', ORIGIN);
+    expect(await accented.isAllowed(url('/café/menu'))).toBe(false);
+    expect(await accented.isAllowed(url('/cafe/menu'))).toBe(true);
+
     const own = parseRobots('User-agent: *\nDisallow: /\n\nUser-agent: Pluck\nDisallow: /only-for-pluck\n', ORIGIN);
     expect(await own.isAllowed(url('/page'))).toBe(true);
     expect(await own.isAllowed(url('/only-for-pluck/x'))).toBe(false);
@@ -90,6 +95,26 @@ describe('robots.txt rules', () => {
       const allowed = await parseRobots(text, ORIGIN).isAllowed(url(path));
       const expected = referenceAllows(rules, new URL(url(path)).pathname + new URL(url(path)).search);
       expect(allowed, `seed 49, trial ${trial}: ${JSON.stringify(rules)} against ${path}`).toBe(expected);
+    }
+  });
+
+  it('agrees with the reference on long pieces (found by KMP) over 300 random patterns and paths', async () => {
+    const random = seededRandom(4901);
+    // Few letters, so that long pieces almost match in many places; an emoji for pieces and paths beyond one code unit per character.
+    const letters = [...'aaaaaaaaaabbbbbbbbb', '😀'];
+    const text = (length: number) => Array.from({ length }, () => random.pick(letters)).join('');
+    for (let trial = 0; trial < 300; trial += 1) {
+      const pieces = Array.from({ length: random.int(1, 2) }, () => text(random.int(60, 90)));
+      const pattern = `/${random.next() < 0.5 ? '' : text(2)}*${pieces.join('*')}${random.next() < 0.3 ? '$' : ''}`;
+      // Paths that hold the pieces, with changes here and there, and some that do not.
+      let path = `/${text(random.int(0, 40))}${pieces.map((piece) => `${piece}${text(random.int(0, 20))}`).join('')}`;
+      if (random.next() < 0.5) path = path.replace(/[ab]/g, (letter) => (random.next() < 0.01 ? (letter === 'a' ? 'b' : 'a') : letter));
+      const rules = parseRobots(`User-agent: *\nDisallow: ${pattern}\n`, ORIGIN);
+      expect(rules.ignoredRules, 'within the bounds').toBe(0);
+      const parsed = new URL(url(path));
+      const encodedPath = parsed.pathname + parsed.search;
+      const encodedPattern = new URL(url(pattern.replace(/\*/g, '%2A'))).pathname.replace(/%2A/g, '*');
+      expect(await rules.isAllowed(url(path)), `seed 4901, trial ${trial}: ${pattern} against ${path}`).toBe(!referenceMatcher(encodedPattern).test(encodedPath));
     }
   });
 
