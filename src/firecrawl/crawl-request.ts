@@ -3,6 +3,7 @@ import { pathPatternList } from '../jobs/crawl-urls.js';
 import type { ScrapeSpec } from '../jobs/job-options.js';
 import { JOB_EVENTS, type JobEvent } from '../jobs/job-options.js';
 import type { CrawlRequest, WebhookRequest } from '../jobs/job.service.js';
+import { withoutTrailingSlashes } from '../net/url-text.js';
 import { targetUrl } from '../web/page-options.js';
 import { type FirecrawlVersion, type ScrapeOptionsBody, scrapeOptionFields, toPluckScrape } from './scrape-request.js';
 
@@ -149,7 +150,7 @@ export function toCrawlRequest(body: CrawlBody): CrawlRequest {
   const start = new URL(body.url);
   const excludePaths = [...(body.excludePaths ?? [])];
   const entireDomain = 'crawlEntireDomain' in body ? body.crawlEntireDomain : 'allowBackwardLinks' in body ? body.allowBackwardLinks : false;
-  const basePath = start.pathname.replace(/\/+$/, '');
+  const basePath = withoutTrailingSlashes(start.pathname);
   if (!entireDomain && basePath !== '') excludePaths.push(`^(?!${escapeRegExp(basePath)}(?:/|\\?|$))`);
   if ('maxDepth' in body && body.maxDepth !== undefined) {
     const startSegments = basePath.split('/').filter(Boolean).length;

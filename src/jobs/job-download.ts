@@ -1,5 +1,6 @@
 import { Zip, ZipDeflate } from 'fflate';
 import type { Caller } from '../accounts/caller.js';
+import { withoutTrailingSlashes } from '../net/url-text.js';
 import type { JobService } from './job.service.js';
 
 /** Results read from the database per step of a download: the stream holds no more than this at once. */
@@ -18,7 +19,7 @@ type JobResult = Awaited<ReturnType<JobService['status']>>['results'][number];
 export function jobDownload(jobs: JobService, caller: Caller, id: string, format: DownloadFormat): ReadableStream<Uint8Array> {
   let cursor = 0;
   let done = false;
-  const names = new Set<string>();
+  const names: NameBook = { taken: new Set(), nextCopy: new Map() };
   const encoder = new TextEncoder();
   let zip: Zip | undefined;
   const failed: string[] = [];
@@ -73,14 +74,27 @@ function addFile(zip: Zip, name: string, text: string): void {
 /** `example.com/docs/intro.md` from a page URL: host and path, safe on every file system, at most 150 characters. */
 export function markdownFileName(url: string): string {
   const { hostname, pathname, search } = new URL(url);
-  const path = `${pathname}${search}`.replace(/\/+$/, '') || '/index';
+  const path = withoutTrailingSlashes(`${pathname}${search}`) || '/index';
   const safe = `${hostname}${path}`.replace(/[^A-Za-z0-9._/-]+/g, '_').replace(/\/+/g, '/').replace(/(^|\/)\.+/g, '$1_');
   return `${safe.slice(0, 150)}.md`;
 }
 
-function uniqueName(taken: Set<string>, name: string): string {
+/** File names given so far, and per name the next copy number to try. */
+export interface NameBook {
+  taken: Set<string>;
+  nextCopy: Map<string, number>;
+}
+
+/**
+ * `name`, or `name-2.md`, `-3`... when taken. The next copy number is kept per name: counting up
+ * from 2 each time took quadratic time when a site's 5,000 URLs share their first 150
+ * characters (15 s on the server's thread).
+ */
+export function uniqueName(book: NameBook, name: string): string {
+  let copy = book.nextCopy.get(name) ?? 2;
   let candidate = name;
-  for (let copy = 2; taken.has(candidate); copy += 1) candidate = name.replace(/\.md$/, `-${copy}.md`);
-  taken.add(candidate);
+  while (book.taken.has(candidate)) candidate = name.replace(/\.md$/, `-${copy++}.md`);
+  book.nextCopy.set(name, copy);
+  book.taken.add(candidate);
   return candidate;
 }

@@ -4,6 +4,7 @@ import type { Caller } from '../accounts/caller.js';
 import type { Principal } from '../auth/principal.js';
 import type { Config, JobsConfig } from '../config.js';
 import { AppError } from '../errors/app-error.js';
+import { EventLoopSlices } from '../event-loop.js';
 import type { AddressPolicy } from '../net/address-policy.js';
 import { AddressNotAllowed } from '../net/errors.js';
 import type { OutputRequest } from '../web/outputs.js';
@@ -289,18 +290,19 @@ export class JobRun {
   private async map(crawl: CrawlSpec): Promise<void> {
     const start = normaliseUrl(crawl.url)!;
     const origin = new URL(start).origin;
-    const found: string[] = [start];
+    let found: string[] = [start];
     let attempt: string | undefined;
     if (crawl.sitemap !== 'skip') {
       const robots = await this.robotsOf(origin, true);
-      found.push(...(await this.deps.discovery.sitemapUrls(origin, robots, crawl.limit * 2, this.signal)));
+      // concat, not push(...): a spread of 100,000 URLs overflows the call stack.
+      found = found.concat(await this.deps.discovery.sitemapUrls(origin, robots, crawl.limit * 2, this.signal));
     }
     if (crawl.sitemap !== 'only') {
       const { caller, attemptId } = this.pageCaller(null, this.signal);
       try {
         const run = await this.deps.pages.page(caller, { url: start, waitTime: 0 }, { links: true });
         attempt = attemptId;
-        found.push(...(run.result.outputs.links ?? []));
+        found = found.concat(run.result.outputs.links ?? []);
       } catch (error) {
         const failure = describe(error, false, this.deps.config.pageTimeoutMs);
         throw new JobFailure(failure.code, failure.message);
@@ -313,18 +315,23 @@ export class JobRun {
 
   /**
    * URLs a crawl may take up: normalised, new, in scope, allowed by robots.txt, within the limit,
-   * and passed by the egress policy (DNS included). Refused ones become failed results.
+   * and passed by the egress policy (DNS included). Refused ones become failed results. A page
+   * may bring 100,000 links: the loop gives the event loop a turn every few milliseconds.
    */
   private async consider(urls: string[], depth: number, crawl: CrawlSpec, into: NewTask[], refused: NewResult[]): Promise<void> {
     const rules = this.scope(crawl);
+    const slices = new EventLoopSlices();
     for (const raw of urls) {
       if (this.known.size >= crawl.limit) return;
+      await slices.pause();
       const url = normaliseUrl(raw);
       if (!url) continue;
       const key = urlKey(url);
-      if (this.known.has(key) || !isInScope(url, rules)) continue;
+      if (this.known.has(key) || !(await isInScope(url, rules, slices))) continue;
       const parsed = new URL(url);
-      if (!crawl.ignoreRobotsTxt && !(await this.robotsOf(parsed.origin, false)).isAllowed(url)) continue;
+      if (!crawl.ignoreRobotsTxt && !(await (await this.robotsOf(parsed.origin, false)).isAllowed(url, slices))) continue;
+      // Another page's links may have taken the URL up while this one waited its turn.
+      if (this.known.has(key) || this.known.size >= crawl.limit) continue;
       this.known.add(key);
       const refusal = await this.refusalOf(parsed);
       if (refusal) refused.push({ url, status: 'failed', errorCode: 'URL_NOT_ALLOWED', errorMessage: refusal, credits: 0 });

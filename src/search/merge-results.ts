@@ -1,4 +1,5 @@
 import { createHash } from 'node:crypto';
+import { withoutTrailingSlashes } from '../net/url-text.js';
 import type { SearchHit } from './search-provider.js';
 
 /** Query parameters that only track clicks; two URLs differing in them are the same page. */
@@ -17,7 +18,7 @@ export function normalizeUrl(raw: string): string {
   }
   const host = url.hostname.toLowerCase().replace(/^www\./, '');
   const port = url.port ? `:${url.port}` : '';
-  const path = url.pathname.replace(/\/+$/, '') || '/';
+  const path = withoutTrailingSlashes(url.pathname) || '/';
   const params = [...url.searchParams.entries()]
     .filter(([name]) => !TRACKING_PARAMETER.test(name))
     .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));

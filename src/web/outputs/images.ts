@@ -53,5 +53,5 @@ export async function collectImages(page: Page, maxChars: number): Promise<{ ima
     },
     maxChars,
   );
-  return { images: httpUrls(found.urls, false), truncated: found.truncated };
+  return { images: await httpUrls(found.urls, false), truncated: found.truncated };
 }

@@ -1,4 +1,5 @@
 import type { Page } from 'playwright-core';
+import { EventLoopSlices } from '../../event-loop.js';
 import { evaluateFunction } from '../../extract/page-script.js';
 import { type PageOutputEntry, truncationWarnings } from './reading.js';
 
@@ -33,13 +34,18 @@ export async function collectLinks(page: Page, maxChars: number): Promise<{ link
     },
     maxChars,
   );
-  return { links: httpUrls(found.hrefs, true), truncated: found.truncated };
+  return { links: await httpUrls(found.hrefs, true), truncated: found.truncated };
 }
 
-/** http(s) URLs only, each once; links lose their fragment (the same page), images keep theirs. */
-export function httpUrls(values: string[], dropFragment: boolean): string[] {
+/**
+ * http(s) URLs only, each once; links lose their fragment (the same page), images keep theirs.
+ * A page may hold 200,000 links (about a second of URL parsing): other requests get turns between slices.
+ */
+export async function httpUrls(values: string[], dropFragment: boolean): Promise<string[]> {
   const kept = new Set<string>();
+  const slices = new EventLoopSlices();
   for (const value of values) {
+    await slices.pause();
     if (!URL.canParse(value)) continue;
     const url = new URL(value);
     if (url.protocol !== 'http:' && url.protocol !== 'https:') continue;
