@@ -165,6 +165,12 @@ const envSchema = z.object({
   JOBS_QUEUE: z.enum(['auto', 'database', 'bullmq']).default('auto'),
   JOB_WEBHOOK_ATTEMPTS: positiveInt.max(20).default(5),
   JOB_WEBHOOK_TIMEOUT_MS: positiveInt.max(120_000).default(10_000),
+  // Bytes of JSON. The upper bounds keep one result, and one answer, well under V8's largest
+  // string (about 512 MB): past it a status answer could not be written at all.
+  JOB_ANSWER_MAX_BYTES: positiveInt.min(1024).max(100_000_000).default(10_000_000),
+  JOB_RESULT_MAX_BYTES: positiveInt.min(1024).max(200_000_000).default(30_000_000),
+  // The running total lives in an integer column: at most 2^31 - 1 on PostgreSQL.
+  JOB_TOTAL_MAX_BYTES: positiveInt.min(1024).max(2_000_000_000).default(1_000_000_000),
 });
 
 export type PlanName = 'free' | 'pro';
@@ -366,6 +372,15 @@ export interface JobsConfig {
   queue: 'database' | 'bullmq';
   webhookAttempts: number;
   webhookTimeoutMs: number;
+  /**
+   * Bytes of JSON one status answer holds at most: results are paged by size as well as by count
+   * (a result bigger than this is answered alone, so paging always moves on).
+   */
+  answerMaxBytes: number;
+  /** Bytes of JSON one page's result may take; a bigger one is not stored (RESULT_TOO_LARGE, not charged). */
+  resultMaxBytes: number;
+  /** Bytes of JSON all of one job's results may take; past it the job ends failed (JOB_RESULTS_TOO_LARGE). */
+  totalMaxBytes: number;
 }
 
 /** The shared Redis behind rate limits, concurrency slots and the result cache (when REDIS_URL is set). */
@@ -556,6 +571,9 @@ export function loadConfig(env: Record<string, string | undefined>): Config {
       queue: e.JOBS_QUEUE === 'auto' ? (e.REDIS_URL ? 'bullmq' : 'database') : e.JOBS_QUEUE,
       webhookAttempts: e.JOB_WEBHOOK_ATTEMPTS,
       webhookTimeoutMs: e.JOB_WEBHOOK_TIMEOUT_MS,
+      answerMaxBytes: e.JOB_ANSWER_MAX_BYTES,
+      resultMaxBytes: e.JOB_RESULT_MAX_BYTES,
+      totalMaxBytes: e.JOB_TOTAL_MAX_BYTES,
     },
   };
 }

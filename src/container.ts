@@ -180,7 +180,7 @@ export async function createContext(config: Config, overrides: ContextOverrides 
     const search = new SearchService(createSearchProviders(config.search), metering);
     const youtube = new YouTubeClient({ baseUrl: config.captions.youtubeBaseUrl, timeoutMs: config.captions.timeoutMs });
     const captions = new CaptionsService(youtube, metering);
-    const jobStore = new JobStore(database.db, credits);
+    const jobStore = new JobStore(database.db, credits, config.jobs);
     const jobQueue =
       config.jobs.queue === 'bullmq' && config.redisUrl
         ? new JobQueue({ redisUrl: config.redisUrl, keyPrefix: config.redis.keyPrefix }, logger.child({ component: 'job-queue' }))

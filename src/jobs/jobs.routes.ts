@@ -1,6 +1,6 @@
 import { createRoute, z } from '@hono/zod-openapi';
 import { callerOf } from '../http/context.js';
-import { created, ok } from '../http/envelope.js';
+import { created, ok, okJsonText } from '../http/envelope.js';
 import { authedErrors, bearerSecurity, createRouter, envelope, errorResponse, json, jsonBody } from '../http/openapi.js';
 import type { RouteDeps } from '../http/route-deps.js';
 import { pageFormatSchema, toOutputRequest } from '../web/page-formats.routes.js';
@@ -127,6 +127,11 @@ export function jobRoutes({ ctx, requireAuth }: RouteDeps) {
     responses: created201('The job, queued'),
   });
 
+  const StatusDataSchema = JobSchema.extend({
+    results: z.array(ResultSchema),
+    next: z.string().nullable().openapi({ description: 'Pass as cursor for the following results; null once the job is finished and every result was read' }),
+  });
+
   const statusRoute = createRoute({
     method: 'get',
     path: '/v1/jobs/{id}',
@@ -142,7 +147,7 @@ export function jobRoutes({ ctx, requireAuth }: RouteDeps) {
       }),
     },
     responses: {
-      200: json(envelope(JobSchema.extend({ results: z.array(ResultSchema), next: z.string().nullable().openapi({ description: 'Pass as cursor for the following results; null once the job is finished and every result was read' }) })), 'The job and results after the cursor'),
+      200: json(envelope(StatusDataSchema), 'The job and results after the cursor: at most `limit`, and at most JOB_ANSWER_MAX_BYTES of JSON (a bigger result is answered alone)'),
       ...authedErrors,
       404: errorResponse('No job of yours has this id'),
     },
@@ -186,7 +191,7 @@ export function jobRoutes({ ctx, requireAuth }: RouteDeps) {
   router.openapi(statusRoute, async (c) => {
     const { id } = c.req.valid('param');
     const { cursor, limit } = c.req.valid('query');
-    return ok(c, await jobs.status(callerOf(c), id, Number(cursor ?? 0), limit));
+    return okJsonText(c, await jobs.statusJson(callerOf(c), id, Number(cursor ?? 0), limit), StatusDataSchema);
   });
   router.openapi(listRoute, async (c) => {
     const { cursor, limit } = c.req.valid('query');

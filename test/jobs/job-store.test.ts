@@ -21,7 +21,7 @@ for (const dialect of dialects) {
       site = await startRecordingServer();
       // This suite claims jobs itself: the server's own runner stays off.
       server = await startTestServer(dialect, { ALLOW_PRIVATE_HOSTS: site.hostPort, JOBS_RUNNER: 'off', LOG_LEVEL: 'warn' });
-      store = new JobStore(server.ctx.database.db, server.ctx.credits);
+      store = new JobStore(server.ctx.database.db, server.ctx.credits, server.ctx.config.jobs);
     });
     afterAll(async () => {
       await server?.close();
