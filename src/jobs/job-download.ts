@@ -1,6 +1,7 @@
 import { Zip, ZipDeflate } from 'fflate';
 import type { JobResultReader } from './job-result-reader.js';
-import { resultEntry, type StoredResult } from './job-results.js';
+import { utf8 } from '../http/envelope.js';
+import { resultEntryParts, type StoredResult } from './job-results.js';
 
 /** Results read from the database per step of a download, at most... */
 const RESULTS_PER_STEP = 50;
@@ -43,11 +44,10 @@ function resultsOf(reader: JobResultReader): () => Promise<StoredResult | undefi
 
 function jsonLines(reader: JobResultReader): ReadableStream<Uint8Array> {
   const next = resultsOf(reader);
-  const encoder = new TextEncoder();
   return new ReadableStream<Uint8Array>({
     async pull(controller) {
       const result = await next();
-      if (result) controller.enqueue(encoder.encode(`${resultEntry(result)}\n`));
+      if (result) controller.enqueue(utf8([...resultEntryParts(result), '\n']));
       else controller.close();
     },
   });

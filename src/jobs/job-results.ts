@@ -26,10 +26,18 @@ function entryParts(result: ResultHead): { head: string; tail: string } {
   };
 }
 
-/** The entry's JSON text, exactly `resultEntryBytes(result)` bytes long. */
-export function resultEntry(result: StoredResult): string {
+/**
+ * The entry's JSON text in pieces, exactly `resultEntryBytes(result)` bytes together: written one
+ * after the other, the data's text (megabytes) is never copied into a longer string.
+ */
+export function resultEntryParts(result: StoredResult): string[] {
   const { head, tail } = entryParts(result);
-  return result.data === null ? `${head}${tail}` : `${head},"data":${result.data}${tail}`;
+  return result.data === null ? [head, tail] : [head, ',"data":', result.data, tail];
+}
+
+/** The entry's JSON text. */
+export function resultEntry(result: StoredResult): string {
+  return resultEntryParts(result).join('');
 }
 
 /** Bytes (UTF-8) of the entry's JSON text, from the stored size of its data, without loading it. */
@@ -56,11 +64,16 @@ export function headsWithin(heads: ResultHead[], maxBytes: number): ResultHead[]
 }
 
 /**
- * `data` of a status answer as JSON text: the job's fields, then `results` spliced from their
- * entries' texts, then `next`. Same fields and order as JSON.stringify of the parsed results.
+ * `data` of a status answer as pieces of JSON text: the job's fields, then `results` spliced from
+ * their entries' pieces, then `next`. Same fields and order as JSON.stringify of the parsed results.
  */
-export function statusDataJson(job: object, entries: string[], next: string | null): string {
+export function statusDataParts(job: object, results: StoredResult[], next: string | null): string[] {
   const fields = JSON.stringify(job);
-  const open = fields === '{}' ? '{' : `${fields.slice(0, -1)},`;
-  return `${open}"results":[${entries.join(',')}],"next":${JSON.stringify(next)}}`;
+  const parts = [`${fields === '{}' ? '{' : `${fields.slice(0, -1)},`}"results":[`];
+  results.forEach((result, index) => {
+    if (index > 0) parts.push(',');
+    parts.push(...resultEntryParts(result));
+  });
+  parts.push(`],"next":${JSON.stringify(next)}}`);
+  return parts;
 }

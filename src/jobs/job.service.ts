@@ -8,7 +8,7 @@ import type { AddressPolicy } from '../net/address-policy.js';
 import { normaliseUrl, urlKey } from './crawl-urls.js';
 import type { CrawlSpec, JobEvent, JobOptions, ScrapeSpec, WebhookTarget } from './job-options.js';
 import { JobResultReader } from './job-result-reader.js';
-import { resultEntry, statusDataJson } from './job-results.js';
+import { resultEntry, type StoredResult, statusDataParts } from './job-results.js';
 import type { JobRow, JobStore, NewTask } from './job-store.js';
 
 export interface WebhookRequest {
@@ -55,10 +55,10 @@ const DEFAULT_MAP_LIMIT = 5000;
  */
 const STATUS_ENVELOPE_BYTES = 256;
 
-/** A status answer before it is written: the job, its results' entries as JSON text, the cursor. */
+/** A status answer before it is written: the job, its results with their data's JSON text, the cursor. */
 export interface StatusPage {
   job: ReturnType<typeof jobView>;
-  entries: string[];
+  results: StoredResult[];
   next: string | null;
 }
 
@@ -112,19 +112,19 @@ export class JobService {
     const budget = this.config.jobs.answerMaxBytes - Buffer.byteLength(JSON.stringify(view)) - STATUS_ENVELOPE_BYTES;
     const { results, more } = await new JobResultReader(this.store, id).page(cursor, limit, budget);
     const last = results.at(-1)?.ordinal ?? cursor;
-    return { job: view, entries: results.map(resultEntry), next: more || OPEN.has(job.status) ? String(last) : null };
+    return { job: view, results, next: more || OPEN.has(job.status) ? String(last) : null };
   }
 
-  /** The status answer's `data` as JSON text: the results' stored JSON spliced in, never parsed. */
-  async statusJson(caller: Caller, id: string, cursor: number, limit: number): Promise<string> {
-    const { job, entries, next } = await this.statusPage(caller, id, cursor, limit);
-    return statusDataJson(job, entries, next);
+  /** The status answer's `data` as pieces of JSON text: the results' stored JSON spliced in, never parsed. */
+  async statusJson(caller: Caller, id: string, cursor: number, limit: number): Promise<string[]> {
+    const { job, results, next } = await this.statusPage(caller, id, cursor, limit);
+    return statusDataParts(job, results, next);
   }
 
   /** The status answer as objects, for callers that answer in another form (the MCP tools). */
   async status(caller: Caller, id: string, cursor: number, limit: number) {
-    const { job, entries, next } = await this.statusPage(caller, id, cursor, limit);
-    return { ...job, results: entries.map((entry) => JSON.parse(entry) as JobResultEntry), next };
+    const { job, results, next } = await this.statusPage(caller, id, cursor, limit);
+    return { ...job, results: results.map((result) => JSON.parse(resultEntry(result)) as JobResultEntry), next };
   }
 
   /** The caller's job row as stored (404 for anyone else's). */

@@ -1,6 +1,6 @@
 import { createRoute, z } from '@hono/zod-openapi';
 import { callerOf } from '../http/context.js';
-import { created, ok, okJsonText } from '../http/envelope.js';
+import { created, ok, okJsonParts } from '../http/envelope.js';
 import { authedErrors, bearerSecurity, createRouter, envelope, errorResponse, json, jsonBody } from '../http/openapi.js';
 import type { RouteDeps } from '../http/route-deps.js';
 import { pageFormatSchema, toOutputRequest } from '../web/page-formats.routes.js';
@@ -191,7 +191,7 @@ export function jobRoutes({ ctx, requireAuth }: RouteDeps) {
   router.openapi(statusRoute, async (c) => {
     const { id } = c.req.valid('param');
     const { cursor, limit } = c.req.valid('query');
-    return okJsonText(c, await jobs.statusJson(callerOf(c), id, Number(cursor ?? 0), limit), StatusDataSchema);
+    return okJsonParts(c, await jobs.statusJson(callerOf(c), id, Number(cursor ?? 0), limit), StatusDataSchema);
   });
   router.openapi(listRoute, async (c) => {
     const { cursor, limit } = c.req.valid('query');
