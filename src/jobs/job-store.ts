@@ -1,9 +1,9 @@
 import type { ExpressionBuilder, Kysely, Transaction, UpdateObject } from 'kysely';
 import type { CreditStore, ReservationKeeper } from '../accounts/credits.js';
-import type { JobsConfig } from '../config.js';
 import type { Database, JobKind, JobStatus, JobTable } from '../db/schema.js';
 import { JobReservations, type PageAttempt } from './job-reservations.js';
-import { JOB_RESULTS_TOO_LARGE, RESULT_TOO_LARGE, type ResultHead } from './job-results.js';
+import { keepWithinJobTotal, type ResultLimits, type SerializedResult, serializeResult } from './job-result-bounds.js';
+import type { ResultHead } from './job-results.js';
 
 export type JobRow = JobTable;
 
@@ -43,9 +43,6 @@ export interface PageOutcome {
    */
   attempt?: string;
 }
-
-/** How much a job may store: per page's result and for all of them (bytes of JSON). */
-export type ResultLimits = Pick<JobsConfig, 'resultMaxBytes' | 'totalMaxBytes'>;
 
 /** A page as it was recorded: what it was charged, and its result, which the bounds may have replaced. */
 export interface RecordedPage {
@@ -111,17 +108,6 @@ export class JobStore {
       );
     }
     return query.orderBy('created_at', 'desc').orderBy('id', 'desc').limit(limit).execute();
-  }
-
-  async results(jobId: string, afterOrdinal: number, limit: number) {
-    return this.db
-      .selectFrom('job_result')
-      .selectAll()
-      .where('job_id', '=', jobId)
-      .where('ordinal', '>', afterOrdinal)
-      .orderBy('ordinal')
-      .limit(limit)
-      .execute();
   }
 
   /**
@@ -325,7 +311,7 @@ export class JobStore {
    * a page that is not delivered is not charged. Answers the credits and the result as recorded.
    */
   async recordPage(jobId: string, owner: string, firstOrdinal: number, outcome: PageOutcome, now: string): Promise<RecordedPage> {
-    const serialized = outcome.results.map((result) => this.serialized(result));
+    const serialized = outcome.results.map((result) => serializeResult(result, this.limits));
     return this.db.transaction().execute(async (trx) => {
       // The lease first: it locks the job's row, which a takeover refunding this job's
       // reservations locks first too; the counters are written below, once known. Holding the
@@ -334,12 +320,7 @@ export class JobStore {
       const adding = serialized.reduce((sum, result) => sum + result.size, 0);
       if (adding > 0) {
         const job = await trx.selectFrom('job').select('result_bytes').where('id', '=', jobId).executeTakeFirstOrThrow();
-        const stored = Number(job.result_bytes);
-        if (stored + adding > this.limits.totalMaxBytes) {
-          serialized.forEach((result, index) => {
-            if (result.size > 0) serialized[index] = notStored(result, JOB_RESULTS_TOO_LARGE, `The job's results already take ${stored} bytes; this page's ${result.size} more would pass the bound on one job's results (JOB_TOTAL_MAX_BYTES, ${this.limits.totalMaxBytes} bytes): it was not stored, nor charged, and the job stops here`);
-          });
-        }
+        keepWithinJobTotal(serialized, Number(job.result_bytes), this.limits);
       }
       const results = await this.settleCredits(trx, outcome, serialized);
       if (results.length > 0) {
@@ -378,24 +359,6 @@ export class JobStore {
       const page = outcome.taskSeq === undefined ? undefined : results[0];
       return page ? { credits: page.credits, result: { status: page.status, errorCode: page.errorCode, errorMessage: page.errorMessage } } : { credits: 0 };
     });
-  }
-
-  /** A result with its data as the JSON text to store; one over JOB_RESULT_MAX_BYTES is replaced by its failure. */
-  private serialized(result: NewResult): SerializedResult {
-    const max = this.limits.resultMaxBytes;
-    const tooLarge = (size: string) =>
-      notStored(result, RESULT_TOO_LARGE, `The page's result took ${size} bytes of JSON, more than one page's result may take (JOB_RESULT_MAX_BYTES, ${max} bytes): it was not stored, nor charged; ask for fewer formats`);
-    if (result.data === undefined) return { ...result, text: null, size: 0 };
-    let text: string;
-    try {
-      text = JSON.stringify(result.data);
-    } catch (error) {
-      // Past V8's longest string the text cannot even be made.
-      if (error instanceof RangeError) return tooLarge(`more than ${max}`);
-      throw error;
-    }
-    const size = Buffer.byteLength(text);
-    return size > max ? tooLarge(String(size)) : { ...result, text, size };
   }
 
   /**
@@ -507,14 +470,6 @@ export class JobStore {
       .executeTakeFirst();
     if (Number(result.numUpdatedRows) !== 1) throw new LeaseLost(id);
   }
-}
-
-/** A result ready to be written: its data's JSON text and its size in bytes; `refused` when the bounds kept its data out. */
-type SerializedResult = Omit<NewResult, 'data'> & { text: string | null; size: number; refused?: boolean };
-
-/** The result as a failure that says why its data was not stored; it costs nothing. */
-function notStored(result: Pick<NewResult, 'url'>, code: string, message: string): SerializedResult {
-  return { url: result.url, status: 'failed', errorCode: code, errorMessage: message, credits: 0, text: null, size: 0, refused: true };
 }
 
 async function insertTasks(db: Kysely<Database> | Transaction<Database>, jobId: string, tasks: NewTask[], firstSeq: number): Promise<number> {
