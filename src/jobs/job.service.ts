@@ -116,7 +116,7 @@ export class JobService {
   }
 
   /** The status answer's `data` as pieces of JSON text: the results' stored JSON spliced in, never parsed. */
-  async statusJson(caller: Caller, id: string, cursor: number, limit: number): Promise<string[]> {
+  async statusJsonParts(caller: Caller, id: string, cursor: number, limit: number): Promise<string[]> {
     const { job, results, next } = await this.statusPage(caller, id, cursor, limit);
     return statusDataParts(job, results, next);
   }

@@ -191,7 +191,7 @@ export function jobRoutes({ ctx, requireAuth }: RouteDeps) {
   router.openapi(statusRoute, async (c) => {
     const { id } = c.req.valid('param');
     const { cursor, limit } = c.req.valid('query');
-    return okJsonParts(c, await jobs.statusJson(callerOf(c), id, Number(cursor ?? 0), limit), StatusDataSchema);
+    return okJsonParts(c, await jobs.statusJsonParts(callerOf(c), id, Number(cursor ?? 0), limit), StatusDataSchema);
   });
   router.openapi(listRoute, async (c) => {
     const { cursor, limit } = c.req.valid('query');
