@@ -37,6 +37,14 @@ export const jobsSection = z
     REDIS_URL: redisUrl,
     JOB_WEBHOOK_ATTEMPTS: positiveInt.max(20).default(5),
     JOB_WEBHOOK_TIMEOUT_MS: positiveInt.max(120_000).default(10_000),
+    // Bytes of JSON. The upper bounds keep one result, and one answer, well under V8's largest
+    // string (about 512 MB): past it a status answer could not be written at all.
+    /** One status answer at most: results are paged by size as well as by count (a bigger result is answered alone, so paging moves on). */
+    JOB_ANSWER_MAX_BYTES: positiveInt.min(1024).max(100_000_000).default(10_000_000),
+    /** One page's result at most; a bigger one is not stored (RESULT_TOO_LARGE, not charged). */
+    JOB_RESULT_MAX_BYTES: positiveInt.min(1024).max(200_000_000).default(30_000_000),
+    /** All of one job's results at most; past it the job ends failed (JOB_RESULTS_TOO_LARGE). The running total lives in an integer column: at most 2^31 - 1 on PostgreSQL. */
+    JOB_TOTAL_MAX_BYTES: positiveInt.min(1024).max(2_000_000_000).default(1_000_000_000),
   })
   .transform((e) => ({
     jobs: {
@@ -56,5 +64,8 @@ export const jobsSection = z
       queue: e.JOBS_QUEUE === 'auto' ? (e.REDIS_URL ? ('bullmq' as const) : ('database' as const)) : e.JOBS_QUEUE,
       webhookAttempts: e.JOB_WEBHOOK_ATTEMPTS,
       webhookTimeoutMs: e.JOB_WEBHOOK_TIMEOUT_MS,
+      answerMaxBytes: e.JOB_ANSWER_MAX_BYTES,
+      resultMaxBytes: e.JOB_RESULT_MAX_BYTES,
+      totalMaxBytes: e.JOB_TOTAL_MAX_BYTES,
     },
   }));

@@ -156,6 +156,20 @@ function migrationsFor(dialect: DialectName): Record<string, Migration> {
       await db.schema.createIndex('job_reservation_state_idx').on('job_reservation').columns(['job_id', 'state']).execute();
     },
   },
+  '0008_job_result_size': {
+    async up(db: Kysely<unknown>) {
+      // Each result's size (bytes of its data's JSON text) and each job's total, so that status
+      // answers are paged by size from the sizes alone, before any result's data is loaded, and
+      // a job's stored results can be bounded (JOB_RESULT_MAX_BYTES, JOB_TOTAL_MAX_BYTES).
+      await db.schema.alterTable('job_result').addColumn('size', 'integer', (col) => col.notNull().defaultTo(0)).execute();
+      await db.schema.alterTable('job').addColumn('result_bytes', 'integer', (col) => col.notNull().defaultTo(0)).execute();
+      // Rows written before are measured here, once, rather than guessed at on every read: UTF-8
+      // bytes, as the runner measures new ones (SQLite's length() of text counts characters).
+      const bytes = dialect === 'postgres' ? sql`octet_length(data)` : sql`length(cast(data as blob))`;
+      await sql`update job_result set size = ${bytes} where data is not null`.execute(db);
+      await sql`update job set result_bytes = (select coalesce(sum(r.size), 0) from job_result r where r.job_id = job.id)`.execute(db);
+    },
+  },
   };
 }
 

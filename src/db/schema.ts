@@ -124,6 +124,8 @@ export interface JobTable {
   completed: number;
   failed: number;
   credits_used: number;
+  /** Bytes of all its results' data (job_result.size): bounded by JOB_TOTAL_MAX_BYTES. */
+  result_bytes: number;
   /** 1 once a crawl's start URL (and sitemaps) are in job_task. */
   seeded: number;
   error_code: string | null;
@@ -156,6 +158,8 @@ export interface JobResultTable {
   error_code: string | null;
   error_message: string | null;
   credits: number;
+  /** Bytes (UTF-8) of `data`; 0 when it is null. Read before `data`, to page answers by size. */
+  size: number;
   created_at: string;
 }
 

@@ -11,8 +11,8 @@ import type { JobServices } from '../jobs/job-services.js';
 
 /** Results read for one status answer; Firecrawl's own page is about this size. */
 export const STATUS_PAGE_SIZE = 100;
-/** A status answer stops adding documents past this many characters of JSON and points `next` at the rest, as Firecrawl does at 10 MB. */
-const STATUS_PAGE_MAX_CHARS = 10_000_000;
+/** Bytes of a status answer besides its documents: counters, expiry, the `next` URL (up to PUBLIC_BASE_URL's length). */
+const STATUS_FIELDS_BYTES = 1024;
 /** Results read from the database at once while filling a status answer (each may be megabytes). */
 const STATUS_READ_CHUNK = 5;
 /** Failed pages listed by an errors answer at most. */
@@ -51,37 +51,40 @@ export async function ownScrapingJob(ctx: Services, caller: Caller, id: string):
  * `skip` (a result's number: results are numbered in the order pages finish). `next` is present
  * only while more results are already recorded, so the SDKs' "fetch every page" loops end; a
  * running job is polled again for its later pages. Failed pages are counted in `completed`
- * (so it reaches `total`) and listed by the errors route, not in `data`.
+ * (so it reaches `total`) and listed by the errors route, not in `data`. The answer holds at most
+ * JOB_ANSWER_MAX_BYTES of JSON (Firecrawl's own cap is 10 MB), a bigger document alone.
  */
 export async function statusAnswer(ctx: Services, caller: Caller, id: string, skip: number, limit: number, where: { version: FirecrawlVersion; path: JobPath; askedLimit?: number }) {
-  const job = await ownScrapingJob(ctx, caller, id);
+  const { job, reader } = await ctx.jobs.results(caller, id);
+  assertScrapingJob(job);
   const extractionFields: Array<'json' | 'extract'> = where.version === 'v1' ? ['json', 'extract'] : ['json'];
+  const budget = ctx.config.jobs.answerMaxBytes - STATUS_FIELDS_BYTES;
   const data: FirecrawlDocument[] = [];
-  let chars = 0;
+  let bytes = 0;
   let read = 0;
   let lastOrdinal = skip;
   let more = false;
-  // Read a few rows at a time: a page may be megabytes, and only the documents under the budget are kept.
+  // A few results at a time, chosen by their stored sizes before their data is loaded: a page may
+  // be megabytes, and only the documents under the budget are kept.
   reading: while (read < limit) {
-    const wanted = Math.min(STATUS_READ_CHUNK, limit - read);
-    const { rows } = await ctx.jobs.resultRows(caller, id, lastOrdinal, wanted);
-    for (const row of rows) {
+    const page = await reader.page(lastOrdinal, Math.min(STATUS_READ_CHUNK, limit - read), budget - bytes);
+    for (const row of page.results) {
       if (row.status === 'completed' && row.data) {
         const document = firecrawlDocument(JSON.parse(row.data) as PageAnswer, extractionFields, { creditsUsed: row.credits });
-        const size = JSON.stringify(document).length;
-        if (data.length > 0 && chars + size > STATUS_PAGE_MAX_CHARS) {
+        const size = Buffer.byteLength(JSON.stringify(document)) + 1;
+        if (data.length > 0 && bytes + size > budget) {
           more = true;
           break reading;
         }
-        chars += size;
+        bytes += size;
         data.push(document);
       }
       lastOrdinal = row.ordinal;
       read += 1;
     }
-    if (rows.length < wanted) break;
+    more = page.more;
+    if (!page.more) break;
   }
-  if (!more && read >= limit) more = (await ctx.jobs.resultRows(caller, id, lastOrdinal, 1)).rows.length > 0;
   return {
     success: true as const,
     status: firecrawlStatus(job.status),
@@ -154,9 +157,10 @@ export async function awaitMap(ctx: Services, caller: Caller, id: string, timeou
     throw new AppError(code, job.error_message ?? `The map ended ${job.status}`);
   }
   const urls: string[] = [];
+  const { reader } = await ctx.jobs.results(caller, id);
   for (let after = 0; ; ) {
-    const { rows } = await ctx.jobs.resultRows(caller, id, after, MAP_READ_SIZE);
-    urls.push(...rows.filter((row) => row.status === 'completed').map((row) => row.url));
+    const rows = await reader.heads(after, MAP_READ_SIZE, 'completed');
+    urls.push(...rows.map((row) => row.url));
     if (rows.length < MAP_READ_SIZE) break;
     after = rows.at(-1)!.ordinal;
   }

@@ -39,10 +39,9 @@ export function jobDownloadRoutes(ctx: Services, { requireAuth }: Guards) {
   router.openapi(route, async (c) => {
     const { id } = c.req.valid('param');
     const { format } = c.req.valid('query');
-    const caller = callerOf(c);
     // Checks the owner (404) before the answer starts, and tells the client where the job stands.
-    const job = await ctx.jobs.status(caller, id, 0, 1);
-    return c.body(jobDownload(ctx.jobs, caller, id, format), 200, {
+    const { job, reader } = await ctx.jobs.results(callerOf(c), id);
+    return c.body(jobDownload(reader, format), 200, {
       'Content-Type': CONTENT_TYPES[format],
       'Content-Disposition': `attachment; filename="pluck-job-${id}.${format}"`,
       'X-Job-Status': job.status,

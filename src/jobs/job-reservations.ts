@@ -75,6 +75,11 @@ export class JobReservations {
     await this.refundReserved(trx, 'job_id', jobId);
   }
 
+  /** In the page's transaction: the attempt's reservation given back instead of kept (its result was not stored). */
+  async refundWithin(trx: Trx, attemptId: string): Promise<void> {
+    await this.refundReserved(trx, 'id', attemptId);
+  }
+
   /** One attempt's reservation given back if it is still held: a page given up at the job's page timeout, once its work has ended. */
   async refund(attemptId: string): Promise<void> {
     await this.db.transaction().execute((trx) => this.refundReserved(trx, 'id', attemptId));

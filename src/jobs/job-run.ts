@@ -12,7 +12,8 @@ import type { PageOperations } from '../web/page-operations.js';
 import { pageAnswer } from '../web/page-answer.js';
 import { compilePatterns, isInScope, normaliseUrl, type ScopeRules, siteOf, urlKey } from './crawl-urls.js';
 import type { CrawlSpec, JobEvent, JobOptions, ScrapeSpec } from './job-options.js';
-import { type JobRow, type JobStore, LeaseLost, type NewResult, type NewTask, type PageOutcome } from './job-store.js';
+import { type JobRow, type JobStore, LeaseLost, type NewResult, type NewTask, type PageOutcome, type RecordedPage } from './job-store.js';
+import { JOB_RESULTS_TOO_LARGE } from './job-results.js';
 import { ALLOW_EVERYTHING, type RobotsRules } from './robots.js';
 import type { SiteDiscovery } from './site-discovery.js';
 import type { Semaphore } from './semaphore.js';
@@ -177,9 +178,14 @@ export class JobRun {
         if (loaded.finalUrl) this.known.add(urlKey(loaded.finalUrl));
         await this.consider(loaded.links, task.depth + 1, options.crawl, discovered, refused);
       }
-      const credits = await this.write({ taskSeq: task.seq, attempt: loaded.attempt, results: [loaded.result, ...refused], discovered });
-      const { status, errorCode, errorMessage } = loaded.result;
-      this.deps.emit(this.job, 'page', { url: task.url, status, creditsCost: credits, ...(errorCode ? { error: { code: errorCode, message: errorMessage } } : {}) });
+      const recorded = await this.write({ taskSeq: task.seq, attempt: loaded.attempt, results: [loaded.result, ...refused], discovered });
+      const { status, errorCode, errorMessage } = recorded.result ?? loaded.result;
+      this.deps.emit(this.job, 'page', { url: task.url, status, creditsCost: recorded.credits, ...(errorCode ? { error: { code: errorCode, message: errorMessage } } : {}) });
+      // The job's results are as big as it may store: later pages would be loaded for nothing.
+      if (errorCode === JOB_RESULTS_TOO_LARGE) {
+        const max = this.deps.config.totalMaxBytes;
+        this.fatal ??= new JobFailure(JOB_RESULTS_TOO_LARGE, `The job's results reached the bound on one job's results (JOB_TOTAL_MAX_BYTES, ${max} bytes): the pages after it were not loaded nor charged`);
+      }
     } catch (error) {
       if (error instanceof JobFailure) this.fatal ??= error;
       else if (!(error instanceof LeaseLost) && !this.signal.aborted) {
@@ -378,8 +384,8 @@ export class JobRun {
     return refusal;
   }
 
-  /** Records a page (or the seeding); answers the credits the page was charged. */
-  private async write(outcome: Omit<PageOutcome, 'firstSeq'>): Promise<number> {
+  /** Records a page (or the seeding); answers the credits the page was charged and its result as recorded. */
+  private async write(outcome: Omit<PageOutcome, 'firstSeq'>): Promise<RecordedPage> {
     const firstOrdinal = this.ordinal + 1;
     this.ordinal += outcome.results.length;
     const firstSeq = this.nextSeq;

@@ -33,7 +33,7 @@ export interface JobDependencies {
 
 /** The jobs, and in an instance that runs them, the runner, started. */
 export function createJobServices({ config, database, logger, credits, authenticator, pages, engine }: JobDependencies): JobServices {
-  const store = new JobStore(database.db, credits);
+  const store = new JobStore(database.db, credits, config.jobs);
   const jobQueue =
     config.jobs.queue === 'bullmq' && config.redisUrl
       ? new JobQueue({ redisUrl: config.redisUrl, keyPrefix: config.redis.keyPrefix }, logger.child({ component: 'job-queue' }))

@@ -3,6 +3,11 @@ import type { ExpressionBuilder, Kysely, Transaction, UpdateObject } from 'kysel
 import type { CreditStore, ReservationKeeper } from '../accounts/credits.js';
 import type { Database, JobKind, JobStatus, JobTable } from '../db/schema.js';
 import { JobReservations, type PageAttempt } from './job-reservations.js';
+import { keepWithinJobTotal, type ResultLimits, type SerializedResult, serializeResult } from './job-result-bounds.js';
+import type { NewResult } from './job-results.js';
+
+export type { NewResult } from './job-results.js';
+import type { ResultHead } from './job-results.js';
 
 export type JobRow = JobTable;
 
@@ -10,15 +15,6 @@ export interface NewTask {
   url: string;
   urlKey: string;
   depth: number;
-}
-
-export interface NewResult {
-  url: string;
-  status: 'completed' | 'failed';
-  data?: unknown;
-  errorCode?: string;
-  errorMessage?: string;
-  credits: number;
 }
 
 /**
@@ -43,6 +39,12 @@ export interface PageOutcome {
   attempt?: string;
 }
 
+/** A page as it was recorded: what it was charged, and its result, which the bounds may have replaced. */
+export interface RecordedPage {
+  credits: number;
+  result?: Pick<NewResult, 'status' | 'errorCode' | 'errorMessage'>;
+}
+
 /** Thrown when a runner writes for a job it no longer holds (its lease lapsed, or the job was cancelled). */
 export class LeaseLost extends Error {
   constructor(readonly jobId: string) {
@@ -60,6 +62,7 @@ export class JobStore {
   constructor(
     private readonly db: Kysely<Database>,
     credits: CreditStore,
+    private readonly limits: ResultLimits,
   ) {
     this.reservations = new JobReservations(db, credits);
   }
@@ -70,7 +73,7 @@ export class JobStore {
       const total = await insertTasks(trx, job.id, tasks, 0);
       await trx
         .insertInto('job')
-        .values({ ...job, status: 'queued', total, completed: 0, failed: 0, credits_used: 0, seeded: job.kind === 'batch' ? 1 : 0 })
+        .values({ ...job, status: 'queued', total, completed: 0, failed: 0, credits_used: 0, result_bytes: 0, seeded: job.kind === 'batch' ? 1 : 0 })
         .execute();
     });
   }
@@ -102,15 +105,32 @@ export class JobStore {
     return query.orderBy('created_at', 'desc').orderBy('id', 'desc').limit(limit).execute();
   }
 
-  async results(jobId: string, afterOrdinal: number, limit: number) {
-    return this.db
+  /**
+   * Up to `limit` results after `afterOrdinal` without their data (it may be megabytes each), to
+   * choose by size which to load; only up to `through` when given, and only of `status` when given.
+   */
+  async resultHeads(jobId: string, afterOrdinal: number, limit: number, options: { through?: number; status?: 'completed' | 'failed' } = {}): Promise<ResultHead[]> {
+    let query = this.db
       .selectFrom('job_result')
-      .selectAll()
+      .select(['ordinal', 'url', 'status', 'error_code', 'error_message', 'credits', 'size'])
+      .where('job_id', '=', jobId)
+      .where('ordinal', '>', afterOrdinal);
+    if (options.through !== undefined) query = query.where('ordinal', '<=', options.through);
+    if (options.status) query = query.where('status', '=', options.status);
+    return query.orderBy('ordinal').limit(limit).execute();
+  }
+
+  /** The data (JSON text) of the results after `afterOrdinal` up to `through`, by ordinal; results without data are absent. */
+  async resultData(jobId: string, afterOrdinal: number, through: number): Promise<Map<number, string>> {
+    const rows = await this.db
+      .selectFrom('job_result')
+      .select(['ordinal', 'data'])
       .where('job_id', '=', jobId)
       .where('ordinal', '>', afterOrdinal)
-      .orderBy('ordinal')
-      .limit(limit)
+      .where('ordinal', '<=', through)
+      .where('data', 'is not', null)
       .execute();
+    return new Map(rows.map((row) => [Number(row.ordinal), row.data!]));
   }
 
   /** A job's failed results, oldest first, without their data (the Firecrawl adapter's errors route). */
@@ -277,16 +297,27 @@ export class JobStore {
 
   /**
    * Writes a finished page: its result (and the refused links') under the next ordinals, its
-   * task done, the URLs it led to, the counters and the page's reservation committed, in one
+   * task done, the URLs it led to, the counters and the page's reservation settled, in one
    * transaction; only while `owner` holds the job (LeaseLost otherwise, and nothing is written).
-   * Answers the credits the page was charged.
+   *
+   * The page's data is stored only within the bounds: a result over JOB_RESULT_MAX_BYTES, or one
+   * that would take the job's results past JOB_TOTAL_MAX_BYTES, is recorded failed without it
+   * (RESULT_TOO_LARGE, JOB_RESULTS_TOO_LARGE), and its reservation is given back instead of kept:
+   * a page that is not delivered is not charged. Answers the credits and the result as recorded.
    */
-  async recordPage(jobId: string, owner: string, firstOrdinal: number, outcome: PageOutcome, now: string): Promise<number> {
+  async recordPage(jobId: string, owner: string, firstOrdinal: number, outcome: PageOutcome, now: string): Promise<RecordedPage> {
+    const serialized = outcome.results.map((result) => serializeResult(result, this.limits));
     return this.db.transaction().execute(async (trx) => {
       // The lease first: it locks the job's row, which a takeover refunding this job's
-      // reservations locks first too; the counters are written below, once known.
+      // reservations locks first too; the counters are written below, once known. Holding the
+      // lock, the job's stored bytes read here cannot change before this page adds its own.
       await this.held(trx, jobId, owner, { lease_owner: owner });
-      const results = await this.withCommittedCredits(trx, outcome);
+      const adding = serialized.reduce((sum, result) => sum + result.size, 0);
+      if (adding > 0) {
+        const job = await trx.selectFrom('job').select('result_bytes').where('id', '=', jobId).executeTakeFirstOrThrow();
+        keepWithinJobTotal(serialized, Number(job.result_bytes), this.limits);
+      }
+      const results = await this.settleCredits(trx, outcome, serialized);
       if (results.length > 0) {
         await trx
         .insertInto('job_result')
@@ -296,10 +327,11 @@ export class JobStore {
             ordinal: firstOrdinal + index,
             url: result.url,
             status: result.status,
-            data: result.data === undefined ? null : JSON.stringify(result.data),
+            data: result.text,
             error_code: result.errorCode ?? null,
             error_message: result.errorMessage ?? null,
             credits: result.credits,
+            size: result.size,
             created_at: now,
           })),
         )
@@ -314,18 +346,27 @@ export class JobStore {
         completed: eb('completed', '+', completed),
         failed: eb('failed', '+', results.length - completed),
         credits_used: eb('credits_used', '+', results.reduce((sum, result) => sum + result.credits, 0)),
+        result_bytes: eb('result_bytes', '+', results.reduce((sum, result) => sum + result.size, 0)),
         // The page's own URL was counted when its task was made; refused URLs have no task.
         total: eb('total', '+', added + results.length - (outcome.taskSeq === undefined ? 0 : 1)),
         ...(outcome.seeded ? { seeded: 1 } : {}),
       }));
-      return outcome.taskSeq === undefined ? 0 : (results[0]?.credits ?? 0);
+      const page = outcome.taskSeq === undefined ? undefined : results[0];
+      return page ? { credits: page.credits, result: { status: page.status, errorCode: page.errorCode, errorMessage: page.errorMessage } } : { credits: 0 };
     });
   }
 
-  /** The page's result with the credits its attempt's reservation held, committed now. */
-  private async withCommittedCredits(trx: Transaction<Database>, outcome: PageOutcome): Promise<NewResult[]> {
-    const [page, ...rest] = outcome.results;
-    if (outcome.attempt === undefined || outcome.taskSeq === undefined || !page) return outcome.results;
+  /**
+   * The page's result with the credits its attempt's reservation held, committed now; or, when
+   * its data was not stored, the reservation given back now and the result free.
+   */
+  private async settleCredits(trx: Transaction<Database>, outcome: PageOutcome, results: SerializedResult[]): Promise<SerializedResult[]> {
+    const [page, ...rest] = results;
+    if (outcome.attempt === undefined || outcome.taskSeq === undefined || !page) return results;
+    if (page.refused) {
+      await this.reservations.refundWithin(trx, outcome.attempt);
+      return [{ ...page, credits: 0 }, ...rest];
+    }
     return [{ ...page, credits: await this.reservations.commit(trx, outcome.attempt) }, ...rest];
   }
 
@@ -344,6 +385,7 @@ export class JobStore {
           error_code: null,
           error_message: null,
           credits: 0,
+          size: 0,
           created_at: now,
         }));
         await trx.insertInto('job_result').values(rows).execute();

@@ -7,12 +7,23 @@ import { validationError } from '../errors/validation-error.js';
 import type { AddressPolicy } from '../net/address-policy.js';
 import { normaliseUrl, urlKey } from './crawl-urls.js';
 import type { CrawlSpec, JobEvent, JobOptions, ScrapeSpec, WebhookTarget } from './job-options.js';
+import { JobResultReader } from './job-result-reader.js';
+import { resultEntry, type StoredResult, statusDataParts } from './job-results.js';
 import type { JobRow, JobStore, NewTask } from './job-store.js';
 
 export interface WebhookRequest {
   url: string;
   secret?: string;
   events: JobEvent[];
+}
+
+/** A result as GET /v1/jobs/{id} answers it. */
+export interface JobResultEntry {
+  url: string;
+  status: 'completed' | 'failed';
+  data?: Record<string, unknown>;
+  error?: { code: string; message: string };
+  creditsCost: number;
 }
 
 /** A crawl or map as asked: without a limit, the plan's pages per job. */
@@ -38,6 +49,18 @@ export function jobView(job: JobRow) {
 
 const OPEN = new Set(['queued', 'active']);
 const DEFAULT_MAP_LIMIT = 5000;
+/**
+ * Bytes of a status answer around its results: the success envelope (request id, timestamp,
+ * credits) and the `results` and `next` keys. The job's own fields are measured each time.
+ */
+const STATUS_ENVELOPE_BYTES = 256;
+
+/** A status answer before it is written: the job, its results with their data's JSON text, the cursor. */
+export interface StatusPage {
+  job: ReturnType<typeof jobView>;
+  results: StoredResult[];
+  next: string | null;
+}
 
 /**
  * Batch, crawl and map jobs for their owners: creation within the plan's limits, status with
@@ -78,23 +101,30 @@ export class JobService {
     return this.create(caller, { kind: 'map', crawl: { ...request, limit: request.limit ?? DEFAULT_MAP_LIMIT } }, [], webhook);
   }
 
-  /** The caller's job and a page of its results after `cursor` (404 for anyone else's). */
-  async status(caller: Caller, id: string, cursor: number, limit: number) {
+  /**
+   * The caller's job and a page of its results after `cursor` (404 for anyone else's): at most
+   * `limit` results, and at most JOB_ANSWER_MAX_BYTES for the whole answer, the envelope included
+   * (a bigger result is answered alone). `next` is set while more are recorded or the job runs.
+   */
+  async statusPage(caller: Caller, id: string, cursor: number, limit: number): Promise<StatusPage> {
     const job = await this.own(caller, id);
-    const rows = await this.store.results(id, cursor, limit);
-    const last = rows.at(-1)?.ordinal ?? cursor;
-    const more = rows.length === limit || OPEN.has(job.status);
-    return {
-      ...jobView(job),
-      results: rows.map((row) => ({
-        url: row.url,
-        status: row.status,
-        ...(row.data ? { data: JSON.parse(row.data) as Record<string, unknown> } : {}),
-        ...(row.error_code ? { error: { code: row.error_code, message: row.error_message ?? '' } } : {}),
-        creditsCost: row.credits,
-      })),
-      next: more ? String(last) : null,
-    };
+    const view = jobView(job);
+    const budget = this.config.jobs.answerMaxBytes - Buffer.byteLength(JSON.stringify(view)) - STATUS_ENVELOPE_BYTES;
+    const { results, more } = await new JobResultReader(this.store, id).page(cursor, limit, budget);
+    const last = results.at(-1)?.ordinal ?? cursor;
+    return { job: view, results, next: more || OPEN.has(job.status) ? String(last) : null };
+  }
+
+  /** The status answer's `data` as pieces of JSON text: the results' stored JSON spliced in, never parsed. */
+  async statusJsonParts(caller: Caller, id: string, cursor: number, limit: number): Promise<string[]> {
+    const { job, results, next } = await this.statusPage(caller, id, cursor, limit);
+    return statusDataParts(job, results, next);
+  }
+
+  /** The status answer as objects, for callers that answer in another form (the MCP tools). */
+  async status(caller: Caller, id: string, cursor: number, limit: number) {
+    const { job, results, next } = await this.statusPage(caller, id, cursor, limit);
+    return { ...job, results: results.map((result) => JSON.parse(resultEntry(result)) as JobResultEntry), next };
   }
 
   /** The caller's job row as stored (404 for anyone else's). */
@@ -103,12 +133,12 @@ export class JobService {
   }
 
   /**
-   * The caller's job row and its raw results after `afterOrdinal` (with their ordinals), for
+   * The caller's job row and a reader of its results recorded so far, for downloads and for
    * adapters that answer in another shape (src/firecrawl/); 404 for anyone else's.
    */
-  async resultRows(caller: Caller, id: string, afterOrdinal: number, limit: number) {
+  async results(caller: Caller, id: string): Promise<{ job: JobRow; reader: JobResultReader }> {
     const job = await this.own(caller, id);
-    return { job, rows: await this.store.results(id, afterOrdinal, limit) };
+    return { job, reader: new JobResultReader(this.store, id, await this.store.maxOrdinal(id)) };
   }
 
   /** The caller's job row and up to `limit` of its failed results (without data). */

@@ -1,6 +1,6 @@
 import { createRoute, z } from '@hono/zod-openapi';
 import { callerOf } from '../http/context.js';
-import { created, ok } from '../http/envelope.js';
+import { created, ok, okJsonParts } from '../http/envelope.js';
 import { authedErrors, bearerSecurity, createRouter, envelope, errorResponse, json, jsonBody } from '../http/openapi.js';
 import { toOutputRequest } from '../web/page-formats.js';
 import { pageFormatSchema } from '../web/page-formats.openapi.js';
@@ -133,6 +133,11 @@ export function jobRoutes(ctx: Services, { requireAuth }: Guards) {
     responses: created201('The job, queued'),
   });
 
+  const StatusDataSchema = JobSchema.extend({
+    results: z.array(ResultSchema),
+    next: z.string().nullable().openapi({ description: 'Pass as cursor for the following results; null once the job is finished and every result was read' }),
+  });
+
   const statusRoute = createRoute({
     method: 'get',
     path: '/v1/jobs/{id}',
@@ -148,7 +153,7 @@ export function jobRoutes(ctx: Services, { requireAuth }: Guards) {
       }),
     },
     responses: {
-      200: json(envelope(JobSchema.extend({ results: z.array(ResultSchema), next: z.string().nullable().openapi({ description: 'Pass as cursor for the following results; null once the job is finished and every result was read' }) })), 'The job and results after the cursor'),
+      200: json(envelope(StatusDataSchema), 'The job and results after the cursor: at most `limit`, and at most JOB_ANSWER_MAX_BYTES of JSON (a bigger result is answered alone)'),
       ...authedErrors,
       404: errorResponse('No job of yours has this id'),
     },
@@ -192,7 +197,7 @@ export function jobRoutes(ctx: Services, { requireAuth }: Guards) {
   router.openapi(statusRoute, async (c) => {
     const { id } = c.req.valid('param');
     const { cursor, limit } = c.req.valid('query');
-    return ok(c, await jobs.status(callerOf(c), id, Number(cursor ?? 0), limit));
+    return okJsonParts(c, await jobs.statusJsonParts(callerOf(c), id, Number(cursor ?? 0), limit), StatusDataSchema);
   });
   router.openapi(listRoute, async (c) => {
     const { cursor, limit } = c.req.valid('query');

@@ -32,7 +32,7 @@ for (const dialect of dialects) {
     beforeAll(async () => {
       // This suite runs the jobs' steps itself: the server's own runner stays off.
       server = await startTestServer(dialect, { JOBS_RUNNER: 'off', LOG_LEVEL: 'warn' });
-      store = new JobStore(server.ctx.database.db, server.ctx.credits);
+      store = new JobStore(server.ctx.database.db, server.ctx.credits, server.ctx.config.jobs);
       api = apiClient(server.baseUrl);
     });
     afterAll(() => server?.close());
@@ -105,7 +105,7 @@ for (const dialect of dialects) {
       for (const seq of [0, 1]) {
         const again = attemptAt(job.id, 'runner-b', seq);
         await charge(job, again.keeper, async () => `page ${seq}`);
-        expect(await store.recordPage(job.id, 'runner-b', seq + 1, { taskSeq: seq, attempt: again.id, results: [page(seq)], discovered: [], firstSeq: 2 }, at(53))).toBe(1);
+        expect((await store.recordPage(job.id, 'runner-b', seq + 1, { taskSeq: seq, attempt: again.id, results: [page(seq)], discovered: [], firstSeq: 2 }, at(53))).credits).toBe(1);
       }
       expect(await store.finish(job.id, 'runner-b', 'completed', at(60), at(100))).toBe(true);
       expect(await books(job)).toEqual({ creditsUsed: 2, charged: 2, refunds: 2, spent: 2 });
@@ -152,11 +152,11 @@ for (const dialect of dialects) {
       const job = await claimedJob('settled');
       const empty = attemptAt(job.id, 'runner-a', 0);
       await charge(job, empty.keeper, async () => '', { isFree: true });
-      expect(await store.recordPage(job.id, 'runner-a', 1, { taskSeq: 0, attempt: empty.id, results: [page(0, 0)], discovered: [], firstSeq: 2 }, at(10))).toBe(0);
+      expect((await store.recordPage(job.id, 'runner-a', 1, { taskSeq: 0, attempt: empty.id, results: [page(0, 0)], discovered: [], firstSeq: 2 }, at(10))).credits).toBe(0);
       const timedOut = attemptAt(job.id, 'runner-a', 1);
       await expect(charge(job, timedOut.keeper, async () => Promise.reject(new AppError('TARGET_TIMEOUT', 'slow')))).rejects.toMatchObject({ code: 'TARGET_TIMEOUT' });
       const failure: NewResult = { url: URLS[1]!, status: 'failed', errorCode: 'TARGET_TIMEOUT', errorMessage: 'slow', credits: 1 };
-      expect(await store.recordPage(job.id, 'runner-a', 2, { taskSeq: 1, attempt: timedOut.id, results: [failure], discovered: [], firstSeq: 2 }, at(11))).toBe(1);
+      expect((await store.recordPage(job.id, 'runner-a', 2, { taskSeq: 1, attempt: timedOut.id, results: [failure], discovered: [], firstSeq: 2 }, at(11))).credits).toBe(1);
       // Settled with their pages: a takeover now gives nothing back.
       await store.claimOne(job.id, 'runner-b', at(51), at(81));
       expect(await books(job)).toEqual({ creditsUsed: 1, charged: 1, refunds: 1, spent: 1 });
@@ -175,7 +175,7 @@ for (const dialect of dialects) {
       const givenUp = attemptAt(job.id, 'runner-a', 0);
       await charge(job, givenUp.keeper, async () => 'late');
       const timeout: NewResult = { url: URLS[0]!, status: 'failed', errorCode: 'TARGET_TIMEOUT', errorMessage: 'over the job page timeout', credits: 0 };
-      expect(await store.recordPage(job.id, 'runner-a', 1, { taskSeq: 0, results: [timeout], discovered: [], firstSeq: 2 }, at(10))).toBe(0);
+      expect((await store.recordPage(job.id, 'runner-a', 1, { taskSeq: 0, results: [timeout], discovered: [], firstSeq: 2 }, at(10))).credits).toBe(0);
       await store.refundAttempt(givenUp.id);
       await store.refundAttempt(givenUp.id);
       expect(await books(job)).toEqual({ creditsUsed: 0, charged: 0, refunds: 1, spent: 0 });
@@ -183,7 +183,7 @@ for (const dialect of dialects) {
       // Page 1's given-up work is still running when the job finishes: the finish gives its credits back.
       const stillRunning = attemptAt(job.id, 'runner-a', 1);
       await charge(job, stillRunning.keeper, async () => 'late');
-      expect(await store.recordPage(job.id, 'runner-a', 2, { taskSeq: 1, results: [{ ...timeout, url: URLS[1]! }], discovered: [], firstSeq: 2 }, at(11))).toBe(0);
+      expect((await store.recordPage(job.id, 'runner-a', 2, { taskSeq: 1, results: [{ ...timeout, url: URLS[1]! }], discovered: [], firstSeq: 2 }, at(11))).credits).toBe(0);
       expect(await store.finish(job.id, 'runner-a', 'completed', at(12), at(100))).toBe(true);
       await store.refundAttempt(stillRunning.id);
       expect(await books(job)).toEqual({ creditsUsed: 0, charged: 0, refunds: 2, spent: 0 });

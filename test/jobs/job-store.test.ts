@@ -21,7 +21,7 @@ for (const dialect of dialects) {
       site = await startRecordingServer();
       // This suite claims jobs itself: the server's own runner stays off.
       server = await startTestServer(dialect, { ALLOW_PRIVATE_HOSTS: site.hostPort, JOBS_RUNNER: 'off', LOG_LEVEL: 'warn' });
-      store = new JobStore(server.ctx.database.db, server.ctx.credits);
+      store = new JobStore(server.ctx.database.db, server.ctx.credits, server.ctx.config.jobs);
     });
     afterAll(async () => {
       await server?.close();
@@ -50,7 +50,7 @@ for (const dialect of dialects) {
       expect(await store.renew('runner-a', [id], at(52), at(82))).toEqual(new Set());
       await store.recordPage(id, 'runner-b', (await store.maxOrdinal(id)) + 1, second, at(53));
       expect(await store.find(id)).toMatchObject({ total: 3, completed: 1, failed: 1 });
-      expect((await store.results(id, 1, 10)).map((row) => [row.ordinal, row.url, row.error_code])).toEqual([[2, 'https://a.test/2', 'TARGET_UNREACHABLE']]);
+      expect((await store.resultHeads(id, 1, 10)).map((row) => [row.ordinal, row.url, row.error_code])).toEqual([[2, 'https://a.test/2', 'TARGET_UNREACHABLE']]);
 
       expect(await store.finish(id, 'runner-a', 'completed', at(60), at(100))).toBe(false);
       expect(await store.finish(id, 'runner-b', 'completed', at(60), at(100))).toBe(true);
@@ -59,7 +59,7 @@ for (const dialect of dialects) {
       expect(await store.deleteExpired(at(99))).toBe(0);
       expect(await store.deleteExpired(at(101))).toBe(1);
       expect(await store.find(id)).toBeUndefined();
-      expect(await store.results(id, 0, 10)).toEqual([]);
+      expect(await store.resultHeads(id, 0, 10)).toEqual([]);
     });
 
     it('gives a job back when its runner stops, and a cancelled job drops out of its runner', async () => {
