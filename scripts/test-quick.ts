@@ -1,10 +1,9 @@
 /**
  * `npm run test:quick`: every unit test, and the integration tests of what changed since main
- * (committed on this branch, staged, unstaged or new). A test is taken when it changed, or
- * when a changed file is one it reaches (its imports, followed through test helpers and
- * scripts, not through src), or when a changed src/<domain>/ file shares a domain with it (it
- * sits in test/<domain>/ or reaches a file of src/<domain>/). System tests are never run here,
- * only named. The PostgreSQL and Redis variants are left to the full suite (`npm test`).
+ * (committed on this branch, staged, unstaged or new). A test is taken when it changed, when it
+ * reaches a changed file (see reachOf), or when a changed file sits in the src/<domain>/ of its
+ * folder (test/web/ for src/web/). System tests are never run here, only named. PostgreSQL and
+ * Redis variants are left to the full suite (`npm test`, `bash scripts/test.sh`).
  *
  * Why not `vitest --changed`: it follows the module graph, and every test server reaches
  * src/container.ts and from there all of src, so any change selects nearly every test.
@@ -15,9 +14,10 @@
  *   npm run test:quick -- --bail 1        # anything else goes to vitest
  */
 import { execFileSync, spawnSync } from 'node:child_process';
-import { existsSync, readdirSync, readFileSync } from 'node:fs';
-import { dirname, join, relative, resolve } from 'node:path';
+import { existsSync, readdirSync } from 'node:fs';
+import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { importsOf as sourceImportsOf } from '../test/helpers/source-imports.js';
 import { laneOf, TEST_ROOTS } from '../test/lanes.js';
 
 const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..');
@@ -62,37 +62,7 @@ function testFiles(): string[] {
   return found.sort();
 }
 
-/** A relative import or re-export, or a dynamic import; `import type` is left out (no code runs through it). */
-const IMPORT = /(?:^(?:import|export)(?!\s+type\s)[^;]*?\sfrom\s*|^import\s*|import\(\s*)'(\.{1,2}\/[^']+)'/gms;
-
-/** The repository files a file imports by relative path (`.js` in an import names the `.ts` file). */
-function importsOf(file: string): string[] {
-  const text = readFileSync(join(ROOT, file), 'utf8');
-  const found: string[] = [];
-  for (const [, specifier] of text.matchAll(IMPORT)) {
-    const target = relative(ROOT, resolve(ROOT, dirname(file), specifier!));
-    const candidates = [target.replace(/\.js$/, '.ts'), target.replace(/\.js$/, '.tsx'), target];
-    const hit = candidates.find((candidate) => existsSync(join(ROOT, candidate)));
-    if (hit) found.push(hit);
-  }
-  return found;
-}
-
-const isSource = (file: string) => SOURCE_ROOTS.some((root) => file.startsWith(root));
-
-/** Files a test reaches: its imports, followed through tests, helpers and scripts, up to the first source file. */
-function reachOf(test: string): Set<string> {
-  const reached = new Set<string>([test]);
-  const queue = [test];
-  while (queue.length > 0) {
-    for (const target of importsOf(queue.pop()!)) {
-      if (reached.has(target)) continue;
-      reached.add(target);
-      if (!isSource(target)) queue.push(target);
-    }
-  }
-  return reached;
-}
+const importsOf = (file: string) => sourceImportsOf(ROOT, file).files;
 
 /** `src/<domain>` (or `packages/sdk`) for a file inside one; undefined for src/'s own files (app, container, config, ...). */
 function domainOf(file: string): string | undefined {
@@ -101,21 +71,41 @@ function domainOf(file: string): string | undefined {
   return match ? `src/${match[1]}` : undefined;
 }
 
+const isSource = (file: string) => SOURCE_ROOTS.some((root) => file.startsWith(root));
+
+/**
+ * Files a test reaches: its imports, followed freely through tests, helpers and scripts, and
+ * through source files only within the domain they entered (the golden test reaches
+ * src/extract/extract.ts and everything of src/extract behind it, but a test server's
+ * src/container.ts, of no domain, ends there).
+ */
+function reachOf(test: string): Set<string> {
+  const reached = new Set<string>([test]);
+  const queue = [test];
+  while (queue.length > 0) {
+    const file = queue.pop()!;
+    for (const target of importsOf(file)) {
+      if (reached.has(target)) continue;
+      const throughSource = isSource(file);
+      if (throughSource && (domainOf(file) === undefined || domainOf(target) !== domainOf(file))) continue;
+      reached.add(target);
+      if (!isSource(target) || domainOf(target) !== undefined) queue.push(target);
+    }
+  }
+  return reached;
+}
+
 /** The domain of a test by its folder: test/web/... tests src/web. */
 function folderDomainOf(test: string): string | undefined {
   const match = /^test\/([^/]+)\//.exec(test);
   return match && existsSync(join(ROOT, 'src', match[1]!)) ? `src/${match[1]}` : undefined;
 }
 
+/** A test is related to a change in a file it reaches, or in the src/<domain>/ of its folder. */
 function related(test: string, changed: string[]): boolean {
   const reach = reachOf(test);
-  const domains = new Set([...reach].map(domainOf).filter(Boolean));
   const folderDomain = folderDomainOf(test);
-  return changed.some((file) => {
-    if (reach.has(file)) return true;
-    const domain = domainOf(file);
-    return domain !== undefined && (domains.has(domain) || domain === folderDomain);
-  });
+  return changed.some((file) => reach.has(file) || (folderDomain !== undefined && domainOf(file) === folderDomain));
 }
 
 const args = process.argv.slice(2);
