@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { PASSWORD } from '../helpers/accounts.js';
-import { type BuiltCli, buildAdminCli } from '../helpers/admin-cli.js';
+import { adminInProcess } from '../helpers/admin-cli.js';
 import { apiClient } from '../helpers/client.js';
 import { testDialects } from '../helpers/databases.js';
 import { startSmtpServer, type TestSmtpServer } from '../helpers/smtp-server.js';
@@ -20,11 +20,8 @@ const COMMANDS = [
   'create-key',
 ];
 
-let cli: BuiltCli;
-beforeAll(async () => {
-  cli = await buildAdminCli();
-});
-afterAll(() => cli?.remove());
+// Called in-process; admin-cli-binary.system.test.ts starts the built binary itself.
+const cli = adminInProcess;
 
 describe('the admin CLI, its help', { timeout: 120_000 }, () => {
   it('lists every command, and each answers --help with its usage, without touching a database', async () => {
@@ -47,8 +44,8 @@ describe('the admin CLI, its help', { timeout: 120_000 }, () => {
 });
 
 /**
- * The operator's commands, run as their own processes against the database of a running
- * service, whose HTTP API then shows what they did.
+ * The operator's commands, run against the database of a running service, whose HTTP API then
+ * shows what they did.
  */
 for (const dialect of await testDialects()) {
   describe(`the admin CLI against a running service [${dialect}]`, { timeout: 120_000 }, () => {

@@ -7,6 +7,8 @@ export type TestBackend = 'memory' | 'redis';
 
 export const TEST_REDIS_URL = process.env.TEST_REDIS_URL ?? 'redis://127.0.0.1:6379';
 const inCi = process.env.CI === 'true';
+/** `npm run test:quick` leaves the Redis runs to the full suite; CI runs them regardless. */
+const localOnly = process.env.TEST_EXTERNAL_SERVICES === 'off' && !inCi;
 
 async function redisReachable(): Promise<boolean> {
   const client = new Redis(TEST_REDIS_URL, {
@@ -28,10 +30,12 @@ async function redisReachable(): Promise<boolean> {
 }
 
 /**
- * The backends a limiter or cache suite runs against: memory always; Redis when it answers.
- * In CI Redis is required, so its absence fails the run instead of skipping quietly.
+ * The backends a limiter or cache suite runs against: memory always; Redis when it answers (and
+ * TEST_EXTERNAL_SERVICES is not `off`). In CI Redis is required, so its absence fails the run
+ * instead of skipping quietly.
  */
 export async function testBackends(): Promise<TestBackend[]> {
+  if (localOnly) return ['memory'];
   if (await redisReachable()) return ['memory', 'redis'];
   if (inCi) throw new Error(`CI=true but Redis at ${TEST_REDIS_URL} is unreachable`);
   process.stderr.write(`\n*** Redis at ${TEST_REDIS_URL} unreachable: SKIPPING the Redis runs of this suite ***\n\n`);
