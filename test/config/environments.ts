@@ -6,7 +6,7 @@ import { ConfigError, loadConfig } from '../../src/config.js';
  * Environments that between them set every variable, leave every one to its default, and take
  * each path of the derived values (origins, queue, account ceiling, S3, egress) and of the
  * checks. `config-environments.json` holds what loadConfig made of each before the config was
- * split into sections; `config.test.ts` holds the code to it. After a deliberate change to the
+ * split into sections; `config.unit.test.ts` holds the code to it. After a deliberate change to the
  * config, rewrite the file with `npx tsx test/config/record-config.ts` and read its diff.
  */
 export const DEFAULTS = 'defaults only';
