@@ -30,9 +30,12 @@ if [ "$(id -u)" -eq 0 ] && ! id "$chromium_user" >/dev/null 2>&1; then
   useradd --system --user-group --no-create-home --home-dir /nonexistent --shell /usr/sbin/nologin "$chromium_user"
 fi
 
-# Reinstall only when the lock file changed since the last install.
-stamp=node_modules/.package-lock.json
-if [ ! -f "$stamp" ] || [ package-lock.json -nt "$stamp" ]; then
+# Reinstall only when the lock file's content changed since the last install: its date changes
+# with every fresh checkout, and a reinstall empties node_modules (shared, when it is a link).
+stamp=node_modules/.pluck-lock-sha256
+lock_sum=$(sha256sum package-lock.json | cut -d' ' -f1)
+if [ ! -f node_modules/.package-lock.json ] || [ "$(cat "$stamp" 2>/dev/null)" != "$lock_sum" ]; then
   echo "ensure-deps: npm ci" >&2
   npm ci --no-audit --no-fund
+  echo "$lock_sum" > "$stamp"
 fi
