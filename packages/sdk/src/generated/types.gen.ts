@@ -4428,7 +4428,7 @@ export type GetV1JobsByIdError = GetV1JobsByIdErrors[keyof GetV1JobsByIdErrors];
 
 export type GetV1JobsByIdResponses = {
     /**
-     * The job and results after the cursor
+     * The job and results after the cursor: at most `limit`, and at most JOB_ANSWER_MAX_BYTES of JSON (a bigger result is answered alone)
      */
     200: {
         success: true;
