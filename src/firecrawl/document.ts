@@ -1,7 +1,8 @@
 import { z } from '@hono/zod-openapi';
 import type { PageMetadata } from '../web/outputs.js';
-import type { PageAnswer } from '../web/page-answer.js';
+import { type PageAnswer, pageAnswer } from '../web/page-answer.js';
 import type { PageRun } from '../web/page-pipeline.js';
+import type { PluckScrape } from './scrape-request.js';
 
 /** Firecrawl's `metadata`: its own names, the page's Open Graph tags as ogTitle, ogImage..., and the twitter:* tags by name. */
 export const documentMetadataSchema = z
@@ -51,9 +52,10 @@ export interface DocumentFacts {
   creditsUsed: number;
 }
 
-/** The facts of a scrape's answer: the request's id as the scrape's, whether the cache answered, the price. */
-export function scrapeFacts(run: Pick<PageRun, 'cache' | 'creditsCost'>, scrapeId: string): DocumentFacts {
-  return { scrapeId, cacheState: run.cache === 'HIT' ? 'hit' : 'miss', creditsUsed: run.creditsCost };
+/** A scrape's run as a Firecrawl document: the request's id as the scrape's, whether the cache answered, the price. */
+export async function scrapeDocument(run: PageRun, scrape: Pick<PluckScrape, 'extractionField'>, scrapeId: string): Promise<FirecrawlDocument> {
+  const facts = { scrapeId, cacheState: run.cache === 'HIT' ? ('hit' as const) : ('miss' as const), creditsUsed: run.creditsCost };
+  return firecrawlDocument(await pageAnswer(run), [scrape.extractionField], facts);
 }
 
 /**

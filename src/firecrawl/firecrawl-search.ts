@@ -3,8 +3,7 @@ import type { Caller } from '../accounts/caller.js';
 import { AppError } from '../errors/app-error.js';
 import { MAX_QUERY_LENGTH, MAX_SEARCH_LIMIT } from '../search/search.service.js';
 import type { SearchHit } from '../search/search-provider.js';
-import { pageAnswer } from '../web/page-answer.js';
-import { type FirecrawlDocument, firecrawlDocument, scrapeFacts } from './document.js';
+import { type FirecrawlDocument, scrapeDocument } from './document.js';
 import { type FirecrawlVersion, type PluckScrape, scrapeOptionFields, toPluckScrape } from './scrape-request.js';
 import type { PageServices } from '../web/page-services.js';
 import type { SearchService } from '../search/search.service.js';
@@ -82,7 +81,7 @@ export async function firecrawlSearch(ctx: Services, caller: Caller, body: Searc
 async function scrapeHit(ctx: Services, caller: Caller, hit: SearchHit, scrape: PluckScrape) {
   try {
     const run = await ctx.pages.page(caller, { ...scrape.page, url: hit.url }, scrape.outputs, scrape.viewport);
-    return firecrawlDocument(await pageAnswer(run), [scrape.extractionField], scrapeFacts(run, caller.requestId));
+    return await scrapeDocument(run, scrape, caller.requestId);
   } catch (error) {
     // The request itself is wrong, or its caller left: no use trying the next results.
     if (!(error instanceof AppError) || error.code === 'VALIDATION_ERROR' || error.code === 'CLIENT_CLOSED_REQUEST') throw error;

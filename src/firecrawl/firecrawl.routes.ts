@@ -2,8 +2,7 @@ import { createRoute, OpenAPIHono, z } from '@hono/zod-openapi';
 import type { AppEnv } from '../http/context.js';
 import { callerOf } from '../http/context.js';
 import { bearerSecurity, json, jsonBody } from '../http/openapi.js';
-import { pageAnswer } from '../web/page-answer.js';
-import { documentSchema, firecrawlDocument, scrapeFacts } from './document.js';
+import { documentSchema, scrapeDocument } from './document.js';
 import { firecrawlErrors, TAG } from './firecrawl.openapi.js';
 import { firecrawlValidationHook, handleFirecrawlError } from './firecrawl-errors.js';
 import { firecrawlSearch, searchBodySchema } from './firecrawl-search.js';
@@ -74,7 +73,7 @@ export function firecrawlRoutes(ctx: Services, { requireAuth }: Guards) {
       const run = await ctx.pages.page(callerOf(c), scrape.page, scrape.outputs, scrape.viewport);
       c.header('X-Cache', run.cache);
       c.header('X-Credits-Cost', String(run.creditsCost));
-      return c.json({ success: true as const, data: firecrawlDocument(await pageAnswer(run), [scrape.extractionField], scrapeFacts(run, c.get('requestId'))) }, 200);
+      return c.json({ success: true as const, data: await scrapeDocument(run, scrape, c.get('requestId')) }, 200);
     });
 
     router.openapi({ ...searchRoute(version), middleware: requireAuth }, async (c) => {
