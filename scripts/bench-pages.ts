@@ -16,8 +16,13 @@
  *   (a fresh context, `goto` until `load`, `content()`), page by page in alternating order:
  *   total, median and p90.
  *
+ * - with `--jobs`: pages per minute of one batch job of every page (POST /v1/jobs/batch, markdown,
+ *   4 pages at a time) with each `--engines` value (`engine: auto` against `engine: browser`, in
+ *   alternating order over `--rounds`), and the shingle F1 of each engine's answers per set.
+ *
  *   npm run bench:pages -- [--sets wcxb-dev,extraction-dev] [--only NAME,NAME] [--limit N]
  *                          [--out DIR] [--no-timing] [--no-quality] [--dns system|nxdomain]
+ *                          [--jobs [--engines auto,browser] [--rounds 1]]
  */
 import { spawnSync } from 'node:child_process';
 import { realpathSync } from 'node:fs';
@@ -48,6 +53,9 @@ const { values } = parseArgs({
     'no-timing': { type: 'boolean', default: false },
     'no-quality': { type: 'boolean', default: false },
     dns: { type: 'string', default: 'system' },
+    jobs: { type: 'boolean', default: false },
+    engines: { type: 'string', default: 'auto,browser' },
+    rounds: { type: 'string', default: '1' },
   },
 });
 if (values.dns !== 'system' && values.dns !== 'nxdomain') throw new Error('--dns takes system or nxdomain');
@@ -129,6 +137,10 @@ async function startPluck(pages: BenchPage[], port: number) {
     ALLOW_PRIVATE_HOSTS: pages.map((page) => `${page.host}:${port}`).join(','),
     FREE_REQUESTS_PER_HOUR: '1000000',
     FREE_MONTHLY_CREDITS: '1000000',
+    FREE_JOB_MAX_PAGES: '100000',
+    FREE_JOB_PAGES_PER_HOUR: '10000000',
+    JOB_CONCURRENCY: '4',
+    JOBS_GLOBAL_CONCURRENCY: '4',
     AUTH_SECRET: 'bench-secret-bench-secret-bench-secret',
     CHROMIUM_PATH: BENCH_CHROMIUM_PATH,
   });
@@ -149,8 +161,28 @@ async function startPluck(pages: BenchPage[], port: number) {
     const json = (await res.json()) as any;
     return { status: res.status, body: json, ms: performance.now() - started };
   };
+  const job = async (body: Record<string, unknown>) => {
+    const headers = { authorization: `Bearer ${key}`, 'content-type': 'application/json' };
+    const created = (await (await fetch(`${base}/v1/jobs/batch`, { method: 'POST', headers, body: JSON.stringify(body) })).json()) as any;
+    if (!created.data?.id) throw new Error(`the batch job was refused: ${JSON.stringify(created).slice(0, 300)}`);
+    const id = created.data.id as string;
+    for (;;) {
+      await new Promise((done) => setTimeout(done, 250));
+      const status = (await (await fetch(`${base}/v1/jobs/${id}?limit=1`, { headers })).json()) as any;
+      if (['completed', 'failed', 'cancelled'].includes(status.data.status)) break;
+    }
+    const results: Array<{ url: string; status: string; data?: { markdown?: string; metadata?: { engine?: string } }; error?: { code: string } }> = [];
+    let cursor: string | null = '';
+    while (cursor !== null) {
+      const page = (await (await fetch(`${base}/v1/jobs/${id}?limit=100${cursor ? `&cursor=${cursor}` : ''}`, { headers })).json()) as any;
+      results.push(...page.data.results);
+      cursor = page.data.next;
+    }
+    return results;
+  };
   return {
     call,
+    job,
     /** CPU used so far by this process and Pluck's Chromium (its live processes and the ones they reaped), in ms. */
     cpuMs: async () => {
       const { user, system } = process.cpuUsage();
@@ -321,6 +353,54 @@ async function subsetTruth(set: string, names: string[], outDir: string): Promis
   return path;
 }
 
+/** One batch job of every page per engine, alternating; pages per minute, and each engine's F1 per set. */
+async function jobs(pages: BenchPage[], site: Awaited<ReturnType<typeof startStoredSite>>, pluck: Awaited<ReturnType<typeof startPluck>>, outDir: string) {
+  const engines = values.engines!.split(',');
+  const rounds = Number(values.rounds);
+  const minutes = new Map<string, number[]>(engines.map((engine) => [engine, []]));
+  const lines = [`== one batch job of ${pages.length} pages (markdown, 4 at a time), by engine ==`];
+  const byUrl = new Map(pages.map((page) => [site.urlOf(page), page]));
+  for (let round = 0; round < rounds; round += 1) {
+    const order = round % 2 === 0 ? engines : [...engines].reverse();
+    for (const engine of order) {
+      const started = performance.now();
+      const cpuBefore = await pluck.cpuMs();
+      const nodeBefore = process.cpuUsage();
+      const results = await pluck.job({ urls: pages.map((page) => site.urlOf(page)), formats: ['markdown'], engine, maxAge: 0 });
+      const elapsedMin = (performance.now() - started) / 60_000;
+      const cpuPerPage = ((await pluck.cpuMs()) - cpuBefore) / pages.length;
+      const nodeUsed = process.cpuUsage(nodeBefore);
+      const nodePerPage = (nodeUsed.user + nodeUsed.system) / 1000 / pages.length;
+      minutes.get(engine)!.push(elapsedMin);
+      const used = new Map<string, number>();
+      let failed = 0;
+      for (const result of results) {
+        const page = byUrl.get(result.url);
+        if (!page) continue;
+        if (result.status !== 'completed') {
+          failed += 1;
+          continue;
+        }
+        used.set(result.data?.metadata?.engine ?? '?', (used.get(result.data?.metadata?.engine ?? '?') ?? 0) + 1);
+        const dir = join(outDir, `job-${engine}`, page.set);
+        await mkdir(dir, { recursive: true });
+        await writeFile(join(dir, `${page.name}.md`), result.data?.markdown ?? '');
+      }
+      const engineCounts = [...used].map(([name, count]) => `${name} ${count}`).join(', ');
+      lines.push(`round ${round + 1} engine=${engine}: ${(pages.length / elapsedMin).toFixed(0)} pages/min (${(elapsedMin * 60).toFixed(1)} s), CPU ${cpuPerPage.toFixed(0)} ms/page (Node ${nodePerPage.toFixed(0)}), failed ${failed}; read by ${engineCounts}`);
+    }
+  }
+  const rate = (engine: string) => pages.length / (minutes.get(engine)!.reduce((sum, value) => sum + value, 0) / rounds);
+  if (engines.length === 2) lines.push(`${engines[0]} / ${engines[1]}: ${(rate(engines[0]!) / rate(engines[1]!)).toFixed(2)}x pages per minute`);
+  for (const set of new Set(pages.map((page) => page.set))) {
+    const names = pages.filter((page) => page.set === set).map((page) => page.name);
+    const truth = await subsetTruth(set, names, outDir);
+    const f1s = engines.map((engine) => Number(/F1 ([\d.]+)/.exec(score(join(outDir, `job-${engine}`, set), truth))?.[1]));
+    lines.push(`${set.padEnd(15)} F1 ${engines.map((engine, index) => `${engine} ${f1s[index]!.toFixed(4)}`).join(', ')}${engines.length === 2 ? `; difference ${(f1s[0]! - f1s[1]!).toFixed(4)}` : ''}`);
+  }
+  return lines.join('\n');
+}
+
 async function main() {
   const pages = await listPages();
   if (pages.length === 0) throw new Error('No stored pages matched');
@@ -329,8 +409,9 @@ async function main() {
   const pluck = await startPluck(pages, site.port);
   const report: string[] = [];
   try {
-    if (!values['no-quality']) report.push(await quality(pages, site, pluck, outDir));
-    if (!values['no-timing']) report.push(await timing(pages, site, pluck));
+    if (values.jobs) report.push(await jobs(pages, site, pluck, outDir));
+    else if (!values['no-quality']) report.push(await quality(pages, site, pluck, outDir));
+    if (!values['no-timing'] && !values.jobs) report.push(await timing(pages, site, pluck));
   } finally {
     await pluck.close();
     site.close();

@@ -19,6 +19,8 @@ export interface PageSupplySettings {
  */
 export class BrowserGeneration {
   readonly supply: ContextSupply;
+  /** The browser's own user agent, asked once (browser-pool.ts). */
+  userAgent: Promise<string> | undefined;
   /** Rejects with BrowserCrashed the moment Chromium disconnects unexpectedly. */
   readonly crashed: Promise<never>;
   served = 0;

@@ -113,6 +113,27 @@ export class BrowserPool implements PageRunner {
     }
   }
 
+  /**
+   * The user agent the browser sends when a request sets none: a server-side fetch made for a
+   * page (the static engine's) presents itself as the browser would, so the site answers alike.
+   */
+  async userAgent(): Promise<string> {
+    if (this.closed) throw new BrowserCrashed('The browser engine is shutting down');
+    const generation = this.current?.usable ? this.current : await this.launchOnce();
+    generation.userAgent ??= generation.chromium.browser
+      .newBrowserCDPSession()
+      .then(async (session) => {
+        const { userAgent } = await session.send('Browser.getVersion');
+        await session.detach().catch(() => undefined);
+        return userAgent;
+      })
+      .catch((error: unknown) => {
+        generation.userAgent = undefined;
+        throw error;
+      });
+    return generation.userAgent;
+  }
+
   /** For /ready: never launches Chromium just to answer. */
   async readiness(): Promise<BrowserReadiness> {
     if (this.closed) return { status: 'unavailable', detail: 'shutting down' };

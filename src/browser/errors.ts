@@ -1,6 +1,7 @@
 import { AppError } from '../errors/app-error.js';
 import { validationError } from '../errors/validation-error.js';
 import { AddressNotAllowed } from '../net/errors.js';
+import { TargetFetchFailed, TargetFetchTimedOut } from '../net/target-fetch.js';
 import { BrowserCrashed, InvalidPageOption, NavigationTimeout, PageCrashed, PoolOverloaded, RequestAborted, TargetUnreachable } from './types.js';
 
 /**
@@ -14,13 +15,13 @@ export function toAppError(error: unknown): unknown {
   if (error instanceof AddressNotAllowed) {
     return new AppError('URL_NOT_ALLOWED', `URL not allowed: ${error.message}`, { cause: error });
   }
-  if (error instanceof TargetUnreachable) {
+  if (error instanceof TargetUnreachable || error instanceof TargetFetchFailed) {
     return new AppError('TARGET_UNREACHABLE', error.message, { cause: error });
   }
   if (error instanceof PageCrashed) {
     return new AppError('TARGET_CRASHED', error.message, { cause: error });
   }
-  if (error instanceof NavigationTimeout) {
+  if (error instanceof NavigationTimeout || error instanceof TargetFetchTimedOut) {
     return new AppError('TARGET_TIMEOUT', error.message, { cause: error });
   }
   if (error instanceof PoolOverloaded) {

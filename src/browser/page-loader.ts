@@ -1,4 +1,4 @@
-import { type BrowserContext, errors, type Page, type Request, type Response } from 'playwright-core';
+import { type BrowserContext, errors, type Page, type Request, type Response, type Route } from 'playwright-core';
 import type { AddressPolicy } from '../net/address-policy.js';
 import { EGRESS_HEADER, type EgressOutcome } from '../net/egress-proxy.js';
 import { AddressNotAllowed } from '../net/errors.js';
@@ -14,7 +14,7 @@ import {
 } from './page-settle.js';
 import { watchPage } from './page-events.js';
 import { STATIC_RENDER_MIN_MS, standInFor } from './page-recovery.js';
-import { renderWithoutScripts } from './static-render.js';
+import { renderWithoutScripts, showWithoutScripts } from './static-render.js';
 import { InvalidPageOption, type LoadedPage, type LoadOptions, NavigationTimeout, type PageDevice, type PageWarning, TargetUnreachable } from './types.js';
 
 export const DEFAULT_NAVIGATION_TIMEOUT_MS = 30_000;
@@ -48,15 +48,18 @@ export async function loadPage(
   options: LoadOptions,
   guard: LoadGuard,
 ): Promise<LoadedPage> {
-  const checked = await guard.policy.check(options.url);
+  if (options.served) return showServed({ page, context, device }, options.served, navigationTimeout(options.timeoutMs, guard.navigationTimeoutMaxMs));
+  const checked = await guard.policy.check(options.prefetched ? new URL(options.prefetched.url).href : options.url);
   const timeoutMs = navigationTimeout(options.timeoutMs, guard.navigationTimeoutMaxMs);
   const deadline = performance.now() + timeoutMs;
   const tracker = trackMainDocument(page, (response) => guard.egressOutcome(response.headers()[EGRESS_HEADER]) !== undefined);
   const activity = new PageActivity(page, options.settleFor ?? 'text');
   const warnings: PageWarning[] = [];
   let lateContentWaited = false;
+  const unanswer = options.prefetched ? await answerNavigationWith(page, options.prefetched) : undefined;
   try {
     await navigate(page, checked.url, options.waitUntil ?? 'commit', timeoutMs, tracker, guard);
+    await unanswer?.();
     await refuseEgressAnswer(tracker.response, checked.url, guard);
     if (!options.waitUntil) lateContentWaited = await settle(page, activity, deadline, timeoutMs, warnings);
     if (options.waitForSelector) await waitForSelector(page, options.waitForSelector, deadline);
@@ -72,6 +75,7 @@ export async function loadPage(
     }
   } finally {
     tracker.stop();
+    await unanswer?.();
   }
   const main = tracker.document;
   const deadEnd = isErrorPage(page) || guard.egressOutcome(tracker.response?.headers()[EGRESS_HEADER]) === 'unreachable';
@@ -100,6 +104,44 @@ export async function loadPage(
     },
     stopWatching: () => activity.stop(),
     withoutScripts: async () => (main ? renderWithoutScripts(context, main, Math.max(STATIC_RENDER_MIN_MS, deadline - performance.now())) : undefined),
+  };
+}
+
+/**
+ * A document fetched over HTTP, shown as it was sent with scripts off (the static engine): its
+ * page is the answer as it is, with nothing to wait for and no second rendering to try. The page
+ * is turned back into an ordinary one when the work on it is done, before it is reset for reuse.
+ */
+async function showServed(
+  { page, context, device }: { page: Page; context: BrowserContext; device: PageDevice },
+  served: NonNullable<LoadOptions['served']>,
+  timeoutMs: number,
+): Promise<LoadedPage> {
+  let undo: (() => Promise<void>) | undefined;
+  try {
+    undo = await showWithoutScripts(page, served, timeoutMs);
+  } catch (error) {
+    if (error instanceof errors.TimeoutError) throw new NavigationTimeout(`${served.url} could not be shown within ${timeoutMs} ms`, { cause: error });
+    throw error;
+  }
+  let crashed = false;
+  page.once('crash', () => {
+    crashed = true;
+  });
+  return {
+    page,
+    context,
+    device,
+    finalUrl: served.url,
+    statusCode: served.status,
+    contentType: served.contentType,
+    warnings: [],
+    get crashed() {
+      return crashed;
+    },
+    waitForLateContent: async () => false,
+    withoutScripts: async () => undefined,
+    stopWatching: () => undo?.().catch(() => undefined),
   };
 }
 
@@ -141,6 +183,34 @@ async function settle(
     warnings.push({ code: 'LOADING_PLACEHOLDER', message: 'The page still shows a loading or browser-check placeholder' });
   }
   return true;
+}
+
+/** Headers that describe the bytes as they travelled, not as they are handed over here (decoded, whole). */
+const TRANSFER_HEADERS = new Set(['content-encoding', 'content-length', 'transfer-encoding', 'connection', 'keep-alive']);
+
+/**
+ * Answers the page's first top-level navigation with a document fetched already, so the target
+ * is not asked for it twice; everything after it (subresources, later navigations) goes out as
+ * usual. @returns what stops answering (idempotent), once the navigation is done or failed.
+ */
+async function answerNavigationWith(page: Page, document: NonNullable<LoadOptions['prefetched']>): Promise<() => Promise<void>> {
+  let answered = false;
+  const answer = async (route: Route) => {
+    const request = route.request();
+    if (answered || !request.isNavigationRequest() || request.frame() !== page.mainFrame()) return route.fallback();
+    answered = true;
+    const headers = Object.fromEntries(Object.entries(document.headers).filter(([name]) => !TRANSFER_HEADERS.has(name.toLowerCase())));
+    return route.fulfill({ status: document.status, headers, body: Buffer.from(document.body) });
+  };
+  const href = new URL(document.url).href;
+  const matches = (url: URL) => url.href === href;
+  await page.route(matches, answer);
+  let stopped = false;
+  return async () => {
+    if (stopped) return;
+    stopped = true;
+    await page.unroute(matches, answer).catch(() => undefined);
+  };
 }
 
 interface MainDocumentTracker {

@@ -50,6 +50,26 @@ export interface LoadOptions {
   waitForSelector?: string;
   /** Extra wait after load, 0..5000 ms. */
   waitTimeMs?: number;
+  /**
+   * The document, already fetched over HTTP (the static engine, src/web/engines): shown as it was
+   * sent with scripts off and only stylesheets loaded (static-render.ts), instead of a navigation
+   * to `url`. The waits above do not apply: nothing moves on a page without scripts.
+   */
+  served?: ServedDocument;
+  /**
+   * The document, already fetched over HTTP (by `auto`, which found it needs its scripts): the
+   * navigation goes to its URL and is answered with it, scripts on, instead of fetching it again.
+   */
+  prefetched?: ServedDocument & { headers: Record<string, string> };
+}
+
+/** A document as its server sent it. */
+export interface ServedDocument {
+  /** Where it was served from, after redirects: its base URL. */
+  url: string;
+  status: number;
+  contentType: string;
+  body: Uint8Array;
 }
 
 /** Something the caller should know about an answer that is still an answer. */
@@ -93,8 +113,8 @@ export interface LoadedPage {
    * Undefined when the document's bytes are no longer available.
    */
   withoutScripts(): Promise<Page | undefined>;
-  /** Stops following the page's events (its requests, load, a crash): for when the work on it is done. */
-  stopWatching(): void;
+  /** Stops following the page's events (its requests, load, a crash), and undoes what the load set on it: for when the work on it is done. */
+  stopWatching(): void | Promise<void>;
 }
 
 /** Who a page is for: its account (for a fair share of the pages) and the caller's abort signal. */
@@ -108,6 +128,8 @@ export interface PageClaim {
 /** The pool hands out a page for the duration of `work` and always cleans up after it. */
 export interface PageRunner {
   withLoadedPage<T>(context: ContextOptions, load: LoadOptions, work: (loaded: LoadedPage) => Promise<T>, claim?: PageClaim): Promise<T>;
+  /** The user agent the browser sends when a request sets none. */
+  userAgent(): Promise<string>;
 }
 
 /** The pool and its queue are full, or a request waited too long: 503 SERVICE_OVERLOADED. */

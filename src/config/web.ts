@@ -33,6 +33,17 @@ export const webSection = z
     SCRAPE_MAX_SELECTORS: positiveInt.max(1000).default(20),
     /** Matches returned per selector; `elementsFound` still counts them all. */
     SCRAPE_MAX_RESULTS: positiveInt.max(10_000).default(100),
+    /**
+     * Documents (PDF, DOCX, text) are read up to this many bytes; a larger one is refused
+     * (DOCUMENT_TOO_LARGE), its download stopped at the bound.
+     */
+    DOCUMENT_MAX_BYTES: positiveInt.max(1024 * 1024 * 1024).default(50 * 1024 * 1024),
+    /** Pages of a PDF read at most; a longer one is cut there and says so. */
+    DOCUMENT_MAX_PAGES: positiveInt.max(10_000).default(500),
+    /** The time a document's parse may take, off the event loop; a longer one is given up. */
+    DOCUMENT_PARSE_TIMEOUT_MS: positiveInt.min(1000).max(600_000).default(60_000),
+    /** HTML read over HTTP for the static engine up to this size; a larger page goes to the browser. */
+    STATIC_MAX_BYTES: positiveInt.max(100 * 1024 * 1024).default(10 * 1024 * 1024),
   })
   .transform((e) => ({
     web: {
@@ -52,5 +63,7 @@ export const webSection = z
       pdfMaxPages: e.PDF_MAX_PAGES,
       scrapeMaxSelectors: e.SCRAPE_MAX_SELECTORS,
       scrapeMaxResults: e.SCRAPE_MAX_RESULTS,
+      documents: { maxBytes: e.DOCUMENT_MAX_BYTES, maxPages: e.DOCUMENT_MAX_PAGES, parseTimeoutMs: e.DOCUMENT_PARSE_TIMEOUT_MS },
+      staticMaxBytes: e.STATIC_MAX_BYTES,
     },
   }));

@@ -83,6 +83,13 @@ export interface PageMetadata extends PageMetadataFacts {
   statusCode: number;
   contentType: string;
   timestamp: string;
+  /**
+   * The way the URL was read (engines/engine-table.ts): `document` parsed, `static` rendered
+   * without scripts, `browser` loaded with them. Absent only from results cached before engines.
+   */
+  engine?: 'document' | 'static' | 'browser';
+  /** A document's facts: what it is, its pages and those read. */
+  document?: { kind: 'pdf' | 'docx' | 'text'; pageCount?: number; pagesRead?: { first: number; last: number } };
 }
 
 /** One page load's outputs: what is cached and answered (capture bytes apart). */

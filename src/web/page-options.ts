@@ -83,6 +83,22 @@ export const pageFields = {
       example: 'checkout-flow',
     }),
   maxAge: maxAgeField,
+  engine: z.enum(['auto', 'static', 'browser']).optional().openapi({
+    description:
+      "How the URL is read. `auto` (the default): a document (PDF, DOCX, text) is parsed; HTML that shows its text without scripts is rendered without them (much cheaper), and loaded by the browser with its scripts when it needs them (an app's empty shell, too little text) or when an option does (screenshot, pdf, waitForSelector, waitUntil, waitTime, session). `static`: never run the page's scripts. `browser`: always load the page with its scripts. `metadata.engine` says which way was taken",
+  }),
+  document: z
+    .strictObject({
+      firstPage: z.number().int().min(1).max(100_000).optional(),
+      lastPage: z.number().int().min(1).max(100_000).optional(),
+      maxPages: z.number().int().min(1).max(10_000).optional().openapi({ description: 'Read at most this many pages (capped by DOCUMENT_MAX_PAGES)' }),
+    })
+    .refine((value) => value.firstPage === undefined || value.lastPage === undefined || value.firstPage <= value.lastPage, {
+      message: 'firstPage must not be after lastPage',
+      path: ['lastPage'],
+    })
+    .optional()
+    .openapi({ description: 'For a PDF: the pages to read (1-based, inclusive). Ignored for other targets' }),
 };
 
 const selectorList = z.array(z.string().min(1).max(1000)).max(50);
@@ -124,6 +140,17 @@ export const pageMetadataFields = {
   robots: z.string(),
   openGraph: z.record(z.string(), z.string()).openapi({ description: 'Every og:* property, without the prefix' }),
   twitter: z.record(z.string(), z.string()).openapi({ description: 'Every twitter:* property, without the prefix' }),
+  engine: z.enum(['document', 'static', 'browser']).optional().openapi({
+    description: 'How the URL was read: `document` (a PDF, DOCX or text file parsed), `static` (HTML rendered without its scripts) or `browser` (loaded with its scripts)',
+  }),
+  document: z
+    .object({
+      kind: z.enum(['pdf', 'docx', 'text']),
+      pageCount: z.number().optional(),
+      pagesRead: z.object({ first: z.number(), last: z.number() }).optional(),
+    })
+    .optional()
+    .openapi({ description: 'Present when the URL served a document: its kind, its pages and those read' }),
   warnings: warningsField,
 };
 
@@ -155,6 +182,9 @@ export interface PageRequest {
   cookies?: Array<{ name: string; value: string; domain?: string; path?: string }>;
   userAgent?: string;
   session?: string;
+  /** engines/engine-table.ts; `auto` when unset. */
+  engine?: 'auto' | 'static' | 'browser';
+  document?: { firstPage?: number; lastPage?: number; maxPages?: number };
 }
 
 export function toLoadOptions(request: PageRequest): LoadOptions {

@@ -12,12 +12,15 @@ import { AppError } from '../errors/app-error.js';
 import { validationError } from '../errors/validation-error.js';
 import type { ConcurrencyLimiter } from '../limits/concurrency-limiter.js';
 import type { AddressPolicy } from '../net/address-policy.js';
+import type { GuardedFetch } from '../net/guarded-fetch.js';
 import type { OutputRequest, PageOutputs, PageResult, StoredCapture } from './outputs.js';
 import { isEmptyMarkdownAnswer } from './outputs/markdown.js';
 import { readPageText } from './outputs/page-text.js';
 import type { CaptureMade, PageReading } from './outputs/reading.js';
 import { requestedAreaProblem } from './outputs/screenshot.js';
 import { costOf, readingPlan, settleFor } from './outputs/table.js';
+import { browserOnlyReason } from './engines/engine-table.js';
+import { UrlReader, type UrlReading } from './engines/url-reader.js';
 import { readPageMetadata } from './page-facts.js';
 import { type PageRequest, toContextOptions, toLoadOptions, type Viewport } from './page-options.js';
 
@@ -42,6 +45,8 @@ export interface PagePipelineDeps extends MeteredDeps {
   config: Config;
   policy: AddressPolicy;
   browser: PageRunner;
+  /** The guarded fetch: a target read without the browser is fetched through the same address policy. */
+  fetch: GuardedFetch;
   billing: Billing;
   cache: ResultCache;
   concurrency: ConcurrencyLimiter;
@@ -59,7 +64,16 @@ type Produced = PageResult & { bytes: PageRun['bytes'] };
  * Routes, the Firecrawl adapter and jobs all come through here.
  */
 export class PagePipeline {
-  constructor(private readonly deps: PagePipelineDeps) {}
+  private readonly reader: UrlReader;
+
+  constructor(private readonly deps: PagePipelineDeps) {
+    const { web } = deps.config;
+    this.reader = new UrlReader({
+      browser: deps.browser,
+      fetch: deps.fetch,
+      bounds: { answerMaxChars: web.answerMaxChars, staticMaxBytes: web.staticMaxBytes, documents: web.documents },
+    });
+  }
 
   async run(job: PageJob): Promise<PageRun> {
     const { config, policy, ai } = this.deps;
@@ -70,6 +84,8 @@ export class PagePipeline {
       ai.ensureRoomForPage(outputs.json, job.page.url);
     }
     await withAppErrors(async () => policy.parse(job.page.url));
+    const browserOnly = job.page.engine === 'static' ? browserOnlyReason(job.page, outputs) : undefined;
+    if (browserOnly) throw validationError([{ code: 'custom', path: ['engine'], message: `engine "static" runs no scripts, but ${browserOnly}` }]);
     if (outputs.screenshot) {
       const viewport = toContextOptions(job.page, job.viewport).viewport ?? { width: 1280, height: 800 };
       const problem = requestedAreaProblem(viewport, job.viewport?.deviceScaleFactor ?? 1, outputs.screenshot, config.web.screenshot);
@@ -111,13 +127,19 @@ export class PagePipeline {
   }
 
   private async produce(job: PageJob): Promise<Produced> {
-    const { browser } = this.deps;
-    const load = { ...toLoadOptions(job.page), settleFor: settleFor(job.outputs) };
-    const claim = { account: job.caller.principal.userId, signal: job.caller.signal };
-    const fromPage = await browser.withLoadedPage(toContextOptions(job.page, job.viewport), load, (loaded) => this.readPage(loaded, job), claim);
+    const { log, signal } = job.caller;
+    const fromPage = await this.reader.read({
+      page: job.page,
+      outputs: job.outputs,
+      context: toContextOptions(job.page, job.viewport),
+      load: { ...toLoadOptions(job.page), settleFor: settleFor(job.outputs) },
+      claim: { account: job.caller.principal.userId, signal },
+      log,
+      signal,
+      readPage: (loaded) => this.readPage(loaded, job),
+    });
     // The page is back in the pool: what follows needs none.
     const { outputs, captures, pageText } = fromPage;
-    const { log, signal } = job.caller;
     for (const { entry, options } of readingPlan(job.outputs).afterPage) {
       const value = await entry.readAfterPage(options, { text: pageText, finalUrl: fromPage.metadata.finalUrl, ai: this.deps.ai, log, signal });
       Object.assign(outputs, { [entry.name]: value });
@@ -131,7 +153,7 @@ export class PagePipeline {
   }
 
   /** Every output asked of the loaded page, in one visit, in the steps and order of the output table (outputs/table.ts). */
-  private async readPage(loaded: LoadedPage, job: PageJob) {
+  private async readPage(loaded: LoadedPage, job: PageJob): Promise<UrlReading> {
     const plan = readingPlan(job.outputs);
     const askedDevice = deviceOf(toContextOptions(job.page, job.viewport));
     const reading: PageReading = { loaded, askedDevice, bounds: this.deps.config.web, log: job.caller.log };

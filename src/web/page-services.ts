@@ -15,6 +15,6 @@ export interface PageServices {
 
 export function createPageServices(metering: MeteredDeps, engine: BrowserEngine, files: FileService): PageServices {
   const ai = new AiExtractor(metering.config.ai);
-  const pipeline = new PagePipeline({ ...metering, policy: engine.addressPolicy, browser: engine.browser, files, ai });
+  const pipeline = new PagePipeline({ ...metering, policy: engine.addressPolicy, browser: engine.browser, fetch: engine.guardedFetch.fetch, files, ai });
   return { pages: new PageOperations(pipeline), ai };
 }

@@ -12,7 +12,25 @@ export const linksOutput: PageOutputEntry<'links'> = {
     const { links, truncated } = await collectLinks(loaded.page, bounds.answerMaxChars);
     return { value: links, warnings: truncationWarnings(truncated, 'The list of links', bounds.answerMaxChars) };
   },
+  // A document's links are those its text shows: markdown links, and bare URLs.
+  async readDocument(_asked, { text, finalUrl, bounds }) {
+    const found = [...text.markdown.matchAll(/\]\(([^)\s]+)\)|\bhttps?:\/\/[^\s<>()[\]"'`]+/g)].map((match) => match[1] ?? match[0]);
+    const absolute = found.flatMap((link) => (URL.canParse(link, finalUrl) ? [new URL(link, finalUrl).href] : []));
+    const { kept, truncated } = withinChars(await httpUrls(absolute, true), bounds.answerMaxChars);
+    return { value: kept, warnings: truncationWarnings(truncated, 'The list of links', bounds.answerMaxChars) };
+  },
 };
+
+function withinChars(links: string[], maxChars: number): { kept: string[]; truncated: boolean } {
+  let left = maxChars;
+  const kept: string[] = [];
+  for (const link of links) {
+    if (link.length > left) return { kept, truncated: true };
+    left -= link.length;
+    kept.push(link);
+  }
+  return { kept, truncated: false };
+}
 
 /**
  * Every http(s) link of the page, absolute (resolved by the browser against the page and

@@ -11,6 +11,10 @@ export const markdownOutput: PageOutputEntry<'markdown'> = {
     const { markdown, wordCount, title, description, language, warnings } = pageTextOf(reading);
     return { value: { markdown, wordCount, title, description, language }, warnings };
   },
+  async readDocument(_selection, { text }) {
+    const { markdown, wordCount, title, description, language, warnings } = text;
+    return { value: { markdown, wordCount, title, description, language }, warnings };
+  },
 };
 
 /** A markdown-only answer with nothing in it is free and not cached: the page may have content next time. */

@@ -101,6 +101,19 @@ export interface PageOutputEntry<N extends OutputName> extends EntryBasics<N> {
   /** May be read beside the page's metadata, before the page text and the other outputs (`table.ts` says when). */
   readonly readsEarly?: boolean;
   read(asked: Asked<N>, reading: PageReading): Promise<OutputPart<N>>;
+  /**
+   * The output made of a document that is no web page (a PDF, a DOCX, a text file: src/documents),
+   * read by the document engine (engines/engine-table.ts). An output without it cannot be made of
+   * one: a PDF has no HTML, no elements to select, nothing to paint.
+   */
+  readDocument?(asked: Asked<N>, reading: DocumentReading): Promise<OutputPart<N>>;
+}
+
+/** What an output made of a document is given: its text, read as markdown. */
+export interface DocumentReading {
+  text: PageText;
+  finalUrl: string;
+  bounds: OutputBounds;
 }
 
 /** What an output made after the page is released is given: the page text, and the service that needs no page. */

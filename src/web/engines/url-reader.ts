@@ -1,0 +1,181 @@
+import type { Logger } from 'pino';
+import type { ContextOptions, LoadedPage, LoadOptions, PageClaim, PageRunner, PageWarning } from '../../browser/types.js';
+import { TargetUnreachable } from '../../browser/types.js';
+import { type BodyKind, classifyBody } from '../../documents/classify.js';
+import { AppError } from '../../errors/app-error.js';
+import type { FileType } from '../../files/file.service.js';
+import type { GuardedFetch } from '../../net/guarded-fetch.js';
+import { type FetchedTarget, fetchTarget } from '../../net/target-fetch.js';
+import type { CaptureMade, PageText } from '../outputs/reading.js';
+import type { OutputRequest, PageMetadata, PageOutputs } from '../outputs.js';
+import type { PageRequest } from '../page-options.js';
+import { readDocumentOutputs, refusesDocument } from './document-engine.js';
+import { browserOnlyReason, type EngineName } from './engine-table.js';
+import { scriptNeedOf, THIN_MAX_WORDS } from './needs-scripts.js';
+import { shownWords } from './shown-words.js';
+
+/** What an engine read of a URL: every output asked of the page, before the work that needs none. */
+export interface UrlReading {
+  outputs: PageOutputs;
+  captures: Partial<Record<FileType, CaptureMade>>;
+  metadata: PageMetadata;
+  warnings: PageWarning[];
+  pageText?: PageText;
+}
+
+/** One request to read, as the page pipeline has it. */
+export interface ReadRequest {
+  page: PageRequest;
+  outputs: OutputRequest;
+  context: ContextOptions;
+  load: LoadOptions;
+  claim: PageClaim;
+  log: Logger;
+  signal?: AbortSignal;
+  /** Every output asked, read of a loaded page (the page pipeline's reading, outputs/table.ts). */
+  readPage(loaded: LoadedPage): Promise<UrlReading>;
+}
+
+export interface UrlReaderDeps {
+  browser: PageRunner;
+  fetch: GuardedFetch;
+  bounds: { answerMaxChars: number; staticMaxBytes: number; documents: { maxBytes: number; maxPages: number; parseTimeoutMs: number } };
+}
+
+/**
+ * Reads a URL the cheapest way that gives the right content (engine-table.ts): unless the request
+ * needs the scripted browser, the target is fetched once over HTTP, and what it answered decides.
+ * A document is parsed; HTML that shows its text without scripts is rendered without them, and
+ * looked at once more (a page that comes out thin is loaded with its scripts after all);
+ * everything else is loaded by the browser as before. `metadata.engine` says which way it went.
+ */
+export class UrlReader {
+  constructor(private readonly deps: UrlReaderDeps) {}
+
+  async read(request: ReadRequest): Promise<UrlReading> {
+    const choice = request.page.engine ?? 'auto';
+    if (choice === 'browser' || browserOnlyReason(request.page, request.outputs) !== undefined) return this.withBrowser(request);
+    const fetched = await this.fetch(request, Math.max(this.deps.bounds.staticMaxBytes, this.deps.bounds.documents.maxBytes));
+    const kind = kindOf(fetched);
+    if (kind.kind === 'unsupported') throw unsupported(fetched, kind);
+    if (kind.kind !== 'html') {
+      // A text file asked for its HTML (or elements of it) is shown by the browser, as a browser shows text.
+      const refusal = refusesDocument(request.outputs, kind);
+      if (refusal === undefined) return this.document(request, fetched, kind);
+      if (kind.kind !== 'text') throw refusal;
+    }
+    // Past the bound, the page is the browser's to fetch and show as it arrives.
+    if (fetched.overLimit || fetched.body.byteLength > this.deps.bounds.staticMaxBytes) return this.withBrowser(request);
+    const withScripts = () => this.withBrowser(request, { url: fetched.url, status: fetched.status, contentType: fetched.headers['content-type'] ?? '', body: fetched.body, headers: fetched.headers });
+    if (choice === 'auto' && kind.kind === 'html' && scriptNeedOf(decodeHead(fetched)).needsScripts) return withScripts();
+    const shown = await this.withoutScripts(request, fetched, choice === 'auto');
+    return shown ?? withScripts();
+  }
+
+  /** The page loaded by the browser, scripts on: today's one way, and still the way of every page that needs it. */
+  private async withBrowser(request: ReadRequest, prefetched?: LoadOptions['prefetched']): Promise<UrlReading> {
+    try {
+      const reading = await this.deps.browser.withLoadedPage(
+        request.context,
+        prefetched ? { ...request.load, prefetched } : request.load,
+        async (loaded) => {
+          if (isDocumentType(loaded.contentType)) throw new DocumentInBrowser();
+          return request.readPage(loaded);
+        },
+        request.claim,
+      );
+      return engineSaid(reading, 'browser');
+    } catch (error) {
+      // Chromium downloads what it does not show (a PDF in the headless shell, an attachment), or
+      // shows a PDF in its viewer: the document is fetched and read as one.
+      if (!(error instanceof DocumentInBrowser) && !isDownload(error)) throw error;
+      const fetched = await this.fetch(request, this.deps.bounds.documents.maxBytes);
+      const kind = kindOf(fetched);
+      if (kind.kind === 'unsupported' || kind.kind === 'html') throw unsupported(fetched, kind.kind === 'html' ? { kind: 'unsupported', mediaType: 'text/html', family: 'binary' } : kind);
+      const refusal = refusesDocument(request.outputs, kind);
+      if (refusal) throw refusal;
+      return this.document(request, fetched, kind);
+    }
+  }
+
+  /**
+   * The fetched HTML rendered without scripts, in a page of the pool; undefined when `checkThin`
+   * and the page shows too little text that way (an app's shell): the browser then loads it.
+   */
+  private async withoutScripts(request: ReadRequest, fetched: FetchedTarget, checkThin: boolean): Promise<UrlReading | undefined> {
+    const served = { url: fetched.url, status: fetched.status, contentType: fetched.headers['content-type'] ?? 'text/html', body: fetched.body };
+    const reading = await this.deps.browser.withLoadedPage(
+      request.context,
+      { ...request.load, served },
+      async (loaded) => {
+        if (checkThin && (await shownWords(loaded.page, THIN_MAX_WORDS)) < THIN_MAX_WORDS) return undefined;
+        return request.readPage(loaded);
+      },
+      request.claim,
+    );
+    if (!reading) request.log.debug({ url: fetched.url }, 'the page shows too little without scripts: loading it with them');
+    return reading && engineSaid(reading, 'static');
+  }
+
+  private async document(request: ReadRequest, fetched: FetchedTarget, kind: Exclude<BodyKind, { kind: 'html' | 'unsupported' }>): Promise<UrlReading> {
+    const { documents, answerMaxChars } = this.deps.bounds;
+    if (fetched.overLimit) {
+      throw new AppError('DOCUMENT_TOO_LARGE', `${fetched.url} is larger than this service's bound of ${documents.maxBytes} bytes for documents (DOCUMENT_MAX_BYTES)`, {
+        details: { maxBytes: documents.maxBytes },
+      });
+    }
+    return readDocumentOutputs(request, fetched, kind, { ...documents, answerMaxChars });
+  }
+
+  private async fetch(request: ReadRequest, maxBytes: number): Promise<FetchedTarget> {
+    const { page } = request;
+    return fetchTarget(this.deps.fetch, {
+      url: page.url,
+      headers: page.headers,
+      cookies: request.context.cookies,
+      userAgent: page.userAgent ?? (await this.deps.browser.userAgent()),
+      timeoutMs: request.load.timeoutMs ?? 30_000,
+      maxBytes,
+      signal: request.signal,
+    });
+  }
+}
+
+/** The browser was shown a document rather than a page. */
+class DocumentInBrowser extends Error {}
+
+function isDownload(error: unknown): boolean {
+  return error instanceof TargetUnreachable && /Download is starting|net::ERR_ABORTED/.test(String((error.cause as Error | undefined)?.message ?? error.message));
+}
+
+const DOCUMENT_TYPES = /^(application\/(pdf|x-pdf|vnd\.openxmlformats-officedocument\.wordprocessingml\.document))\b/i;
+
+function isDocumentType(contentType: string): boolean {
+  return DOCUMENT_TYPES.test(contentType.trim());
+}
+
+function kindOf(fetched: FetchedTarget): BodyKind {
+  return classifyBody({
+    contentType: fetched.headers['content-type'],
+    contentDisposition: fetched.headers['content-disposition'],
+    url: fetched.url,
+    body: fetched.body,
+  });
+}
+
+function unsupported(fetched: FetchedTarget, kind: Extract<BodyKind, { kind: 'unsupported' }>): AppError {
+  return new AppError(
+    'UNSUPPORTED_CONTENT_TYPE',
+    `${fetched.url} serves ${kind.mediaType} (${kind.family}), which has no text to read; pages, PDF, DOCX and text files are read`,
+    { details: { contentType: kind.mediaType } },
+  );
+}
+
+/** The start of an HTML body as text, for the script-need signs (needs-scripts.ts). */
+function decodeHead(fetched: FetchedTarget): string {
+  return new TextDecoder('utf-8', { fatal: false }).decode(fetched.body);
+}
+
+function engineSaid(reading: UrlReading, engine: EngineName): UrlReading {
+  return { ...reading, metadata: { ...reading.metadata, engine } };
+}
