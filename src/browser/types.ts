@@ -50,6 +50,8 @@ export interface LoadOptions {
   waitForSelector?: string;
   /** Extra wait after load, 0..5000 ms. */
   waitTimeMs?: number;
+  /** Time the work on the loaded page needs beyond the usual bound (a caller's actions, which have their own deadline). */
+  extraWorkMs?: number;
 }
 
 /** Something the caller should know about an answer that is still an answer. */

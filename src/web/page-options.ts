@@ -1,6 +1,7 @@
 import { z } from '@hono/zod-openapi';
 import type { ContextOptions, LoadOptions } from '../browser/types.js';
 import { maxAgeField } from '../cache/max-age.js';
+import { type Action, actionListDeadlineMs, actionListSchema } from './actions/action-list.js';
 
 /** Headers a caller may not set: they belong to the connection, the proxy or our own cookies field. */
 const FORBIDDEN_HEADERS = new Set([
@@ -83,6 +84,7 @@ export const pageFields = {
       example: 'checkout-flow',
     }),
   maxAge: maxAgeField,
+  actions: actionListSchema.optional(),
 };
 
 const selectorList = z.array(z.string().min(1).max(1000)).max(50);
@@ -155,6 +157,8 @@ export interface PageRequest {
   cookies?: Array<{ name: string; value: string; domain?: string; path?: string }>;
   userAgent?: string;
   session?: string;
+  /** Run on the page once it has loaded, before its outputs are read (actions/action-runner.ts). */
+  actions?: Action[];
 }
 
 export function toLoadOptions(request: PageRequest): LoadOptions {
@@ -164,6 +168,7 @@ export function toLoadOptions(request: PageRequest): LoadOptions {
     timeoutMs: request.timeout,
     waitForSelector: request.waitForSelector,
     waitTimeMs: request.waitTime,
+    extraWorkMs: request.actions?.length ? actionListDeadlineMs(request.actions) : undefined,
   };
 }
 
