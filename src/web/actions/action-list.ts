@@ -25,11 +25,20 @@ export const MAX_WRITE_CHARS = 2_000;
 export const SELECTOR_WAIT_MS = 10_000;
 export const ELEMENT_WAIT_MS = 5_000;
 /**
- * The time each action may take besides its declared wait, counted into the list's deadline:
- * a capture renders the page, anything else is one or a few round trips. The sum is capped.
+ * The time each action may take besides its declared wait, counted into the list's deadline: a
+ * capture renders the page; a step that looks for an element, its wait for it and then some;
+ * anything else is one or a few round trips. The sum is capped.
  */
-const STEP_ALLOWANCE_MS = { capture: 15_000, other: 5_000 } as const;
+const STEP_ALLOWANCE_MS = 5_000;
+const CAPTURE_ALLOWANCE_MS = 15_000;
 const MAX_STEP_ALLOWANCE_MS = 60_000;
+
+function allowanceMs(action: Action): number {
+  if (action.type === 'wait') return action.selector === undefined ? 0 : SELECTOR_WAIT_MS + STEP_ALLOWANCE_MS;
+  if (action.type === 'click' || (action.type === 'scroll' && action.selector !== undefined)) return ELEMENT_WAIT_MS + STEP_ALLOWANCE_MS;
+  if (action.type === 'screenshot' || action.type === 'pdf') return CAPTURE_ALLOWANCE_MS;
+  return STEP_ALLOWANCE_MS;
+}
 
 const selector = z.string().min(1).max(1000);
 
@@ -144,10 +153,7 @@ export function declaredWaitMs(actions: readonly Action[]): number {
  * that was running: a script that never ends holds nothing longer than this.
  */
 export function actionListDeadlineMs(actions: readonly Action[]): number {
-  const allowance = actions.reduce((sum, action) => {
-    if (action.type === 'wait' && action.milliseconds !== undefined) return sum;
-    return sum + (action.type === 'screenshot' || action.type === 'pdf' ? STEP_ALLOWANCE_MS.capture : STEP_ALLOWANCE_MS.other);
-  }, 0);
+  const allowance = actions.reduce((sum, action) => sum + allowanceMs(action), 0);
   return declaredWaitMs(actions) + Math.min(allowance, MAX_STEP_ALLOWANCE_MS);
 }
 

@@ -7,6 +7,8 @@ export type ScriptOutcome = { ok: true; type: string; value: unknown } | { ok: f
 /** An error's description longer than this is not sent on: the error is named by its length. */
 const MAX_ERROR_CHARS = 2_000;
 const OBJECT_GROUP = 'pluck-action';
+/** What Chromium answers for a call whose document was replaced under it. */
+const NAVIGATED_AWAY = /Cannot find context with specified id|Could not find object with given id|context was destroyed|Inspected target navigated/i;
 
 /**
  * Runs a caller's script in the page's main world, as the page's own scripts run: the page's
@@ -35,6 +37,10 @@ export async function runPageScript(page: Page, script: string, maxReturnChars: 
         return { ok: false, message: exceptionDetails?.text === 'Uncaught' ? 'the script was stopped' : 'the script did not run to its end' };
       }
       return await readOutcome(session, result.objectId, maxReturnChars);
+    } catch (error) {
+      // The script sent the page elsewhere (location.href = ...): its document, and its value with it, are gone.
+      if (NAVIGATED_AWAY.test(error instanceof Error ? error.message : '')) return { ok: true, type: 'undefined', value: null };
+      throw error;
     } finally {
       await session.send('Runtime.releaseObjectGroup', { objectGroup: OBJECT_GROUP }).catch(() => undefined);
     }
