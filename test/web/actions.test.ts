@@ -20,7 +20,7 @@ describe('actions on a page (native API, jobs, MCP)', () => {
   let server: TestServer;
   let api: ReturnType<typeof apiClient>;
   let key: string;
-  let costs: Record<string, number>;
+  let costs: TestServer['ctx']['config']['web']['creditCosts'];
 
   beforeAll(async () => {
     [site, refused] = await Promise.all([startActionSite(), startRecordingServer()]);
