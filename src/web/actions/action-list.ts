@@ -114,7 +114,7 @@ export const actionSchema = z.discriminatedUnion('type', [
   scrapeAction,
   scriptAction,
   pdfAction,
-]);
+]).openapi('PageAction');
 
 export type Action = z.infer<typeof actionSchema>;
 export type ActionOf<T extends Action['type']> = Extract<Action, { type: T }>;

@@ -21,5 +21,6 @@ export const actionResultsField = z
       .openapi({ description: 'Each executeJavascript action: typeof its value, and the value as JSON (null for undefined)' }),
     pdfs: z.array(storedFile).openapi({ description: 'Each pdf action, as a stored file' }),
   })
+  .openapi('ActionResults')
   .optional()
   .openapi({ description: 'With `actions` in the request: what they made' });
