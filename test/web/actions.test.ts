@@ -132,6 +132,18 @@ describe('actions on a page (native API, jobs, MCP)', () => {
     expect(huge.status, huge.text).toBe(422);
     expect(huge.body.error.message).toBe("action 0 (executeJavascript): the script returned 300002 characters of JSON, over this server's bound of 100000");
 
+    // What crosses from the page is bounded even when the page's own world was tampered with.
+    const tampered = await api.post(
+      '/v1/web/markdown',
+      { url: `${site.origin}/plain`, actions: [{ type: 'executeJavascript', script: "JSON.stringify = () => 'y'.repeat(500000); return 1" }] },
+      key,
+    );
+    expect(tampered.status, tampered.text).toBe(422);
+    expect(tampered.body.error.message).toContain('returned 500000 characters of JSON');
+    const hugeThrow = await api.post('/v1/web/markdown', { url: `${site.origin}/plain`, actions: [{ type: 'executeJavascript', script: "throw 'z'.repeat(1000000)" }] }, key);
+    expect(hugeThrow.status, hugeThrow.text).toBe(422);
+    expect(hugeThrow.body.error.message).toBe('action 0 (executeJavascript): the script threw an error whose description is 1000009 characters long');
+
     const badSelector = await api.post('/v1/web/markdown', { url: `${site.origin}/plain`, actions: [{ type: 'click', selector: 'p[[' }] }, key);
     expect(badSelector.status, badSelector.text).toBe(422);
     expect(badSelector.body.error.message).toBe('action 0 (click): "p[[" is not a valid selector');

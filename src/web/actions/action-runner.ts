@@ -107,7 +107,9 @@ async function runAction(action: Action, step: StepContext): Promise<void> {
     case 'scrape': {
       const { html, truncated } = await readHtml(page, step.scrapeBudget.left);
       step.scrapeBudget.left -= html.length;
-      if (truncated) step.made.warnings.push(truncatedAnswer("The HTML of the list's scrapes, together,", step.bounds.answerMaxChars));
+      if (truncated && !step.made.warnings.some((warning) => warning.code === 'ANSWER_TRUNCATED')) {
+        step.made.warnings.push(truncatedAnswer("The HTML of the list's scrapes, together,", step.bounds.answerMaxChars));
+      }
       step.made.scrapes.push({ url: page.url(), html });
       return;
     }
