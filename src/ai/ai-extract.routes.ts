@@ -3,6 +3,7 @@ import { callerOf } from '../http/context.js';
 import { ok } from '../http/envelope.js';
 import { authedErrors, bearerSecurity, createRouter, envelope, errorResponse, json, jsonBody } from '../http/openapi.js';
 import { pageFields, warningsField } from '../web/page-options.js';
+import { actionResultsField } from '../web/actions/action-results.openapi.js';
 import { webErrors } from '../web/web-errors.openapi.js';
 import { aiAskFields, checkAsk } from './ask-schema.js';
 import type { PageServices } from '../web/page-services.js';
@@ -28,6 +29,7 @@ const AiExtractData = z.object({
     attempts: z.number().openapi({ description: '2 when the first answer was not a JSON object' }),
     warnings: warningsField,
   }),
+  actions: actionResultsField,
 });
 
 const aiExtractRoute = createRoute({

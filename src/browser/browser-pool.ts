@@ -195,7 +195,7 @@ export class BrowserPool implements PageRunner {
     };
     const job = loadPage(lease, load, guard).then((loaded) => workSurvivingThePage(loaded, work).finally(() => loaded.stopWatching()));
     job.catch(() => undefined); // settled after a crash or the time limit: nobody listens any more
-    const limitMs = timeoutMs + MAX_WAIT_TIME_MS + WORK_TIME_LIMIT_MS;
+    const limitMs = timeoutMs + MAX_WAIT_TIME_MS + WORK_TIME_LIMIT_MS + (load.extraWorkMs ?? 0);
     let timer: NodeJS.Timeout | undefined;
     let onAbort: (() => void) | undefined;
     const stopped = new Promise<never>((_, reject) => {

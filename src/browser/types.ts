@@ -50,6 +50,8 @@ export interface LoadOptions {
   waitForSelector?: string;
   /** Extra wait after load, 0..5000 ms. */
   waitTimeMs?: number;
+  /** Time the work on the loaded page needs beyond the usual bound (a caller's actions, which have their own deadline). */
+  extraWorkMs?: number;
   /**
    * The document, already fetched over HTTP (the static engine, src/web/engines): shown as it was
    * sent with scripts off and only stylesheets loaded (static-render.ts), instead of a navigation

@@ -38,6 +38,15 @@ export const documentSchema = z
     screenshot: z.string().optional().openapi({ description: "The stored image's URL (a Pluck file, kept as FILE_RETENTION says)" }),
     json: z.record(z.string(), z.unknown()).optional(),
     extract: z.record(z.string(), z.unknown()).optional().openapi({ description: 'v1, for the extract format' }),
+    actions: z
+      .object({
+        screenshots: z.array(z.string()),
+        scrapes: z.array(z.object({ url: z.string(), html: z.string() })),
+        javascriptReturns: z.array(z.object({ type: z.string(), value: z.unknown() })),
+        pdfs: z.array(z.string()),
+      })
+      .optional()
+      .openapi({ description: "What the request's actions made: screenshots and PDFs as the URLs of stored files, in the order they ran" }),
     metadata: documentMetadataSchema,
     warning: z.string().optional(),
   })
@@ -71,6 +80,12 @@ export function firecrawlDocument(answer: PageAnswer, extractionFields: Readonly
     links: answer.links,
     images: answer.images,
     screenshot: answer.screenshot?.permanentUrl,
+    actions: answer.actions && {
+      screenshots: answer.actions.screenshots.map((capture) => capture.permanentUrl),
+      scrapes: answer.actions.scrapes,
+      javascriptReturns: answer.actions.javascriptReturns,
+      pdfs: answer.actions.pdfs.map((capture) => capture.permanentUrl),
+    },
     metadata: { ...firecrawlMetadata(metadata), ...facts },
   };
   if (answer.json) for (const field of extractionFields) document[field] = answer.json.extracted;

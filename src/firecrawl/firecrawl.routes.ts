@@ -25,7 +25,7 @@ const scrapeRoute = (version: FirecrawlVersion) =>
     tags: [TAG],
     summary: `Firecrawl's ${version} scrape: one page in the formats asked for`,
     description:
-      'The body and answer of Firecrawl\'s scrape, for its SDKs and integrations (docs/firecrawl.md). Served by the page pipeline of POST /v1/web/page: one page load, priced and cached as it is; a screenshot is a stored file, answered as its URL. actions, and the summary, changeTracking and branding formats, are refused with 400.',
+      'The body and answer of Firecrawl\'s scrape, for its SDKs and integrations (docs/firecrawl.md). Served by the page pipeline of POST /v1/web/page: one page load, priced and cached as it is; a screenshot is a stored file, answered as its URL. actions run as on Pluck\'s own routes (docs/firecrawl.md); the summary, changeTracking and branding formats are refused with 400.',
     security: bearerSecurity,
     request: jsonBody(scrapeBodySchema),
     responses: { 200: json(ScrapeAnswer, 'The page in each format asked for, and its metadata'), ...firecrawlErrors },

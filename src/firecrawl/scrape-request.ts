@@ -3,6 +3,7 @@ import { aiAskFields } from '../ai/ask-schema.js';
 import type { ExtractionAsk } from '../ai/extraction-prompt.js';
 import { toSpecIssues, validationError, type ValidationIssue } from '../errors/validation-error.js';
 import type { OutputRequest } from '../web/outputs.js';
+import { actionListSchema } from '../web/actions/action-list.js';
 import { pageFields, type PageRequest, targetUrl, textSelectionFields, type Viewport, viewportSchema } from '../web/page-options.js';
 import type { ScreenshotOptions } from '../web/output-options.js';
 
@@ -60,11 +61,7 @@ export function scrapeOptionFields(defaultFormats: string[]) {
       .optional()
       .openapi({ description: `Time for the page to load and settle, ms; cut to ${MAX_TIMEOUT_MS} (and NAVIGATION_TIMEOUT_MAX_MS)` }),
     mobile: z.boolean().default(false).openapi({ description: 'A phone: a touch, mobile viewport of 390x844 CSS pixels at deviceScaleFactor 3 (a screenshot is 1170x2532)' }),
-    actions: z
-      .array(z.unknown())
-      .max(0, 'actions (clicks, typing, scrolling, scripts) are not supported by this server')
-      .optional()
-      .openapi({ description: 'Not supported: an empty list or nothing' }),
+    actions: actionListSchema.optional(),
     maxAge: z
       .number()
       .int()
@@ -142,6 +139,7 @@ export function toPluckScrape(url: string, body: ScrapeOptionsBody, version: Fir
     headers,
     cookies,
     maxAge: body.maxAge === undefined ? undefined : Math.min(Math.floor(body.maxAge / 1000), MAX_AGE_SECONDS),
+    actions: body.actions?.length ? body.actions : undefined,
   };
   return { page, viewport, outputs, extractionField };
 }

@@ -25,6 +25,7 @@ export const ERROR_STATUS = {
   PAYLOAD_TOO_LARGE: 413,
   UNSUPPORTED_MEDIA_TYPE: 415,
   VALIDATION_ERROR: 422,
+  ACTION_FAILED: 422,
   // nginx's code for a client that closed its connection first: only ever seen in logs and metrics.
   CLIENT_CLOSED_REQUEST: 499 as ContentfulStatusCode,
   RATE_LIMIT_EXCEEDED: 429,
@@ -41,6 +42,7 @@ export const ERROR_STATUS = {
   PROVIDER_RATE_LIMITED: 503,
   TARGET_TIMEOUT: 504,
   PROVIDER_TIMEOUT: 504,
+  ACTION_TIMEOUT: 504,
 } as const satisfies Record<ErrorCode, ContentfulStatusCode>;
 
 export function statusOf(code: ErrorCode): ContentfulStatusCode {

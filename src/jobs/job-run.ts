@@ -7,6 +7,7 @@ import { AppError } from '../errors/app-error.js';
 import { EventLoopSlices } from '../event-loop.js';
 import type { AddressPolicy } from '../net/address-policy.js';
 import { AddressNotAllowed } from '../net/errors.js';
+import { actionListDeadlineMs } from '../web/actions/action-list.js';
 import type { OutputRequest } from '../web/outputs.js';
 import type { PageOperations } from '../web/page-operations.js';
 import { pageAnswer } from '../web/page-answer.js';
@@ -239,9 +240,11 @@ export class JobRun {
     const { config, pages } = this.deps;
     const { url } = task;
     const outputs: OutputRequest = withLinks ? { ...scrape.outputs, links: true } : scrape.outputs;
-    const waitForSlotsUntil = Date.now() + config.pageTimeoutMs;
+    // A page's actions hold it for up to their own deadline, on top of what any page takes.
+    const pageTimeoutMs = config.pageTimeoutMs + (scrape.page.actions?.length ? actionListDeadlineMs(scrape.page.actions) : 0);
+    const waitForSlotsUntil = Date.now() + pageTimeoutMs;
     for (let attempt = 1; ; attempt += 1) {
-      const timeout = AbortSignal.timeout(config.pageTimeoutMs);
+      const timeout = AbortSignal.timeout(pageTimeoutMs);
       const { caller, attemptId } = this.pageCaller(task.seq, AbortSignal.any([this.signal, timeout]));
       const work = pages.page(caller, { ...scrape.page, url }, outputs, scrape.viewport);
       try {
@@ -255,7 +258,7 @@ export class JobRun {
         // reserved: the page is recorded without charge, so that is given back once it ends.
         if (timeout.aborted) this.refundWhenEnded(work, attemptId, url);
         if (this.signal.aborted || error instanceof LeaseLost) throw new LeaseLost(this.job.id);
-        const failure = describe(error, timeout.aborted, config.pageTimeoutMs);
+        const failure = describe(error, timeout.aborted, pageTimeoutMs);
         if (FATAL.has(failure.code)) throw new JobFailure(failure.code, failure.message);
         // The owner's slots are all taken (their requests, or their other jobs): wait for one,
         // without spending a try, up to a page timeout.

@@ -34,15 +34,15 @@ type Services = Pick<JobServices, 'jobs'> & Pick<PageServices, 'pages'> & { sear
  */
 export function mcpServerFor(ctx: Services, caller: Caller): McpServer {
   const server = new McpServer(SERVER_INFO, { instructions: INSTRUCTIONS });
-  const { url, waitTime, waitUntil, waitForSelector, timeout, headers, cookies, userAgent, maxAge } = pageFields;
-  const page = { url, waitTime, waitUntil, waitForSelector, timeout, headers, cookies, userAgent, maxAge };
+  const { url, waitTime, waitUntil, waitForSelector, timeout, headers, cookies, userAgent, maxAge, actions } = pageFields;
+  const page = { url, waitTime, waitUntil, waitForSelector, timeout, headers, cookies, userAgent, maxAge, actions };
 
   server.registerTool(
     'scrape',
     {
       title: 'Read a web page',
       description:
-        "Loads a page in a browser and answers its main content as markdown (navigation, footers and banners left out), and on request its cleaned HTML, raw HTML, links, images and metadata (title, description, language, author, dates, Open Graph). One page load whatever the formats; costs the dearest format's credits. Set onlyMainContent false for the whole page.",
+        "Loads a page in a browser and answers its main content as markdown (navigation, footers and banners left out), and on request its cleaned HTML, raw HTML, links, images and metadata (title, description, language, author, dates, Open Graph). One page load whatever the formats; costs the dearest format's credits. Set onlyMainContent false for the whole page. actions (click, write, press, scroll, wait, screenshot, scrape, executeJavascript, pdf) run on the page first, in order; what they made is answered as actions.",
       inputSchema: {
         ...page,
         ...textSelectionFields,
@@ -54,10 +54,10 @@ export function mcpServerFor(ctx: Services, caller: Caller): McpServer {
       answer(caller, async () => {
         const { formats, onlyMainContent, includeTags = [], excludeTags = [], ...fields } = input;
         const run = await ctx.pages.page(caller, fields, toOutputRequest([...new Set(formats)], { onlyMainContent, includeTags, excludeTags }));
-        const { markdown, html, rawHtml, links, images, metadata } = await pageAnswer(run);
+        const { markdown, html, rawHtml, links, images, metadata, actions: made } = await pageAnswer(run);
         const content: CallToolResult['content'] = [];
         if (markdown !== undefined) content.push({ type: 'text', text: markdown });
-        content.push({ type: 'text', text: JSON.stringify({ html, rawHtml, links, images, metadata, creditsCost: run.creditsCost }) });
+        content.push({ type: 'text', text: JSON.stringify({ html, rawHtml, links, images, metadata, actions: made, creditsCost: run.creditsCost }) });
         return { content };
       }),
   );
@@ -76,11 +76,11 @@ export function mcpServerFor(ctx: Services, caller: Caller): McpServer {
         const { viewport, fullPage, type, quality, clip, omitBackground, selector, ...fields } = input;
         if (quality !== undefined && type === 'png') throw new AppError('VALIDATION_ERROR', 'quality applies to jpeg and webp only');
         const shot = await ctx.pages.screenshot(caller, fields, viewport, { fullPage, type, quality, clip, omitBackground, selector });
-        const { bytes, contentType, permanentUrl, fileId, metadata } = shot.data;
+        const { bytes, contentType, permanentUrl, fileId, metadata, actions: made } = shot.data;
         return {
           content: [
             { type: 'image', data: Buffer.from(bytes).toString('base64'), mimeType: contentType },
-            { type: 'text', text: JSON.stringify({ fileId, permanentUrl, metadata, creditsCost: shot.creditsCost }) },
+            { type: 'text', text: JSON.stringify({ fileId, permanentUrl, metadata, actions: made, creditsCost: shot.creditsCost }) },
           ],
         };
       }),
@@ -120,12 +120,12 @@ export function mcpServerFor(ctx: Services, caller: Caller): McpServer {
         if (!prompt && !instructions && !schema) throw new AppError('VALIDATION_ERROR', 'At least one of prompt, instructions or schema is required');
         if (schema && responseType === 'text') throw new AppError('VALIDATION_ERROR', 'A schema asks for JSON: use responseType json');
         const extraction = await ctx.pages.aiExtract(caller, fields, { prompt, instructions, schema, responseType });
-        const { extracted, text, metadata } = extraction.data;
+        const { extracted, text, metadata, actions: made } = extraction.data;
         const result = responseType === 'text' ? text : JSON.stringify(extracted);
         return {
           content: [
             { type: 'text', text: result },
-            { type: 'text', text: JSON.stringify({ metadata, creditsCost: extraction.creditsCost }) },
+            { type: 'text', text: JSON.stringify({ metadata, actions: made, creditsCost: extraction.creditsCost }) },
           ],
         };
       }),

@@ -7,6 +7,7 @@ import type { Answered, CaptureAnswer } from './page-operations.js';
 import { pageFields, viewportSchema, warningsField } from './page-options.js';
 import { pdfOptionsSchema, screenshotOptionsSchema } from './output-options.js';
 import { webErrors } from './web-errors.openapi.js';
+import { actionResultsField } from './actions/action-results.openapi.js';
 import type { PageServices } from './page-services.js';
 import type { Guards } from '../http/guards.js';
 
@@ -34,6 +35,7 @@ const CaptureData = z.object({
   fileId: z.string(),
   permanentUrl: z.string(),
   metadata: CaptureMetadata.passthrough(),
+  actions: actionResultsField,
 });
 
 const binaryHeaders =
@@ -97,7 +99,7 @@ export function captureRoutes(ctx: Services, { requireAuth }: Guards) {
     const warnings = data.metadata.warnings ?? [];
     if (warnings.length > 0) c.header('X-Warnings', warnings.map((warning) => warning.code).join(','));
     if (base64) {
-      const json = { base64: Buffer.from(data.bytes).toString('base64'), fileId: data.fileId, permanentUrl: data.permanentUrl, metadata: data.metadata };
+      const json = { base64: Buffer.from(data.bytes).toString('base64'), fileId: data.fileId, permanentUrl: data.permanentUrl, metadata: data.metadata, actions: data.actions };
       return ok(c, json, answer.creditsCost);
     }
     return c.body(new Uint8Array(data.bytes), 200, { 'Content-Type': data.contentType, 'Content-Length': String(data.bytes.byteLength) });

@@ -1,6 +1,7 @@
 import type { PageWarning } from '../browser/types.js';
 import type { AiExtraction } from '../ai/ai-extract.service.js';
 import type { ExtractionAsk } from '../ai/extraction-prompt.js';
+import type { ActionResults } from './actions/action-list.js';
 import type { PdfOptions, ScrapeTarget, ScreenshotOptions } from './output-options.js';
 import type { PageMetadataFacts } from './page-facts.js';
 
@@ -74,6 +75,8 @@ export interface PageOutputs {
   screenshot?: StoredCapture;
   pdf?: StoredCapture;
   json?: AiExtraction;
+  /** What the caller's actions made (`actions` of the request, not an output asked for). */
+  actions?: ActionResults<StoredCapture>;
 }
 
 /** What every page answer says about the page and its load. */

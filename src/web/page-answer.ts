@@ -1,7 +1,7 @@
 import type { PageWarning } from '../browser/types.js';
 import type { FileType } from '../files/file.service.js';
 import type { PageMetadata, PageOutputs, StoredCapture } from './outputs.js';
-import { pageMetadata } from './page-operations.js';
+import { actionResults, type AnsweredActions, pageMetadata } from './page-operations.js';
 import type { PageRun } from './page-pipeline.js';
 
 /** A capture as answered: its stored file without the storage key, and its bytes when asked for. */
@@ -22,6 +22,8 @@ export interface PageAnswer {
   screenshot?: PageCapture;
   pdf?: PageCapture;
   json?: PageOutputs['json'];
+  /** What the request's actions made: their screenshots and PDFs as stored files. */
+  actions?: AnsweredActions;
   metadata: PageMetadata & { wordCount?: number; warnings?: PageWarning[] };
 }
 
@@ -43,6 +45,8 @@ export async function pageAnswer(run: PageRun, captureBytes?: (type: FileType) =
     screenshot: await capture('screenshot', outputs.screenshot),
     pdf: await capture('pdf', outputs.pdf),
     json: outputs.json,
+    actions: actionResults(outputs.actions),
     metadata: pageMetadata(run.result, outputs.markdown ? { wordCount: outputs.markdown.wordCount } : {}),
   };
 }
+

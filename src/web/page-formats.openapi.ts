@@ -3,6 +3,7 @@ import { aiAskFields, checkAsk } from '../ai/ask-schema.js';
 import type { Config } from '../config.js';
 import { NAMED_FORMATS } from './page-formats.js';
 import { pageMetadataFields } from './page-options.js';
+import { actionResultsField } from './actions/action-results.openapi.js';
 import { pdfOptionFields, qualityOnlyForLossy, scrapeTargetsSchema, screenshotOptionFields } from './output-options.js';
 
 const captureSchema = z.object({
@@ -39,6 +40,7 @@ export const PageData = z.object({
       attempts: z.number(),
     })
     .optional(),
+  actions: actionResultsField,
   metadata: z.object({ ...pageMetadataFields, wordCount: z.number().optional() }),
 });
 

@@ -2,6 +2,7 @@ import type { Caller } from '../accounts/caller.js';
 import type { ExtractionAsk } from '../ai/extraction-prompt.js';
 import type { PageWarning } from '../browser/types.js';
 import type { FileType } from '../files/file.service.js';
+import type { ActionResults } from './actions/action-list.js';
 import type { OutputRequest, PageMetadata, PageResult, StoredCapture, TextSelection } from './outputs.js';
 import type { PagePipeline, PageRun } from './page-pipeline.js';
 import type { PdfOptions, ScrapeTarget, ScreenshotOptions } from './output-options.js';
@@ -23,7 +24,14 @@ export interface CaptureAnswer {
   contentType: string;
   bytes: Uint8Array;
   metadata: Record<string, unknown> & { warnings?: PageWarning[] };
+  /** What the request's actions made, when it had any. */
+  actions?: AnsweredActions;
 }
+
+/** A stored capture as answered: its file, without the storage key. */
+export type AnsweredCapture = Omit<StoredCapture, 'r2Key'>;
+/** What a request's actions made, as every answer carries it (`actions`, beside the operation's own fields). */
+export type AnsweredActions = ActionResults<AnsweredCapture>;
 
 /**
  * The spec's page operations, each one request of the page pipeline with the outputs it needs,
@@ -112,8 +120,18 @@ export class PageOperations {
   }
 }
 
-function answered<T>(run: PageRun, data: T): Answered<T> {
-  return { data, cache: run.cache, creditsCost: run.creditsCost };
+/** An operation's answer; what the request's actions made rides along as `actions`. */
+function answered<T>(run: PageRun, data: T): Answered<T & { actions?: AnsweredActions }> {
+  const actions = actionResults(run.result.outputs.actions);
+  const withActions: T & { actions?: AnsweredActions } = { ...data, ...(actions ? { actions } : {}) };
+  return { data: withActions, cache: run.cache, creditsCost: run.creditsCost };
+}
+
+/** What the actions made as answered: each capture's stored file, without its storage key. */
+export function actionResults(made: ActionResults<StoredCapture> | undefined): AnsweredActions | undefined {
+  if (!made) return undefined;
+  const shown = ({ r2Key: _key, ...capture }: StoredCapture): AnsweredCapture => capture;
+  return { screenshots: made.screenshots.map(shown), scrapes: made.scrapes, javascriptReturns: made.javascriptReturns, pdfs: made.pdfs.map(shown) };
 }
 
 /** The metadata of a spec page answer: the load, what the page says of itself, the operation's own fields, the warnings. */

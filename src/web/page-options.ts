@@ -1,6 +1,7 @@
 import { z } from '@hono/zod-openapi';
 import type { ContextOptions, LoadOptions } from '../browser/types.js';
 import { maxAgeField } from '../cache/max-age.js';
+import { type Action, actionListDeadlineMs, actionListSchema } from './actions/action-list.js';
 
 /** Headers a caller may not set: they belong to the connection, the proxy or our own cookies field. */
 const FORBIDDEN_HEADERS = new Set([
@@ -99,6 +100,7 @@ export const pageFields = {
     })
     .optional()
     .openapi({ description: 'For a PDF: the pages to read (1-based, inclusive). Ignored for other targets' }),
+  actions: actionListSchema.optional(),
 };
 
 const selectorList = z.array(z.string().min(1).max(1000)).max(50);
@@ -185,6 +187,8 @@ export interface PageRequest {
   /** engines/engine-table.ts; `auto` when unset. */
   engine?: 'auto' | 'static' | 'browser';
   document?: { firstPage?: number; lastPage?: number; maxPages?: number };
+  /** Run on the page once it has loaded, before its outputs are read (actions/action-runner.ts). */
+  actions?: Action[];
 }
 
 export function toLoadOptions(request: PageRequest): LoadOptions {
@@ -194,6 +198,7 @@ export function toLoadOptions(request: PageRequest): LoadOptions {
     timeoutMs: request.timeout,
     waitForSelector: request.waitForSelector,
     waitTimeMs: request.waitTime,
+    extraWorkMs: request.actions?.length ? actionListDeadlineMs(request.actions) : undefined,
   };
 }
 

@@ -23,6 +23,8 @@ import { browserOnlyReason } from './engines/engine-table.js';
 import { UrlReader, type UrlReading } from './engines/url-reader.js';
 import { readPageMetadata } from './page-facts.js';
 import { type PageRequest, toContextOptions, toLoadOptions, type Viewport } from './page-options.js';
+import { actionsCost } from './actions/action-list.js';
+import { PageActions, refuseOversizedActionScreenshots, storeActionCaptures } from './actions/page-actions.js';
 
 export interface PageJob {
   caller: Caller;
@@ -86,18 +88,20 @@ export class PagePipeline {
     await withAppErrors(async () => policy.parse(job.page.url));
     const browserOnly = job.page.engine === 'static' ? browserOnlyReason(job.page, outputs) : undefined;
     if (browserOnly) throw validationError([{ code: 'custom', path: ['engine'], message: `engine "static" runs no scripts, but ${browserOnly}` }]);
+    const viewport = toContextOptions(job.page, job.viewport).viewport ?? { width: 1280, height: 800 };
     if (outputs.screenshot) {
-      const viewport = toContextOptions(job.page, job.viewport).viewport ?? { width: 1280, height: 800 };
       const problem = requestedAreaProblem(viewport, job.viewport?.deviceScaleFactor ?? 1, outputs.screenshot, config.web.screenshot);
       if (problem) throw validationError([{ code: 'too_big', path: problem.path, message: problem.message }]);
     }
+    if (job.page.actions) refuseOversizedActionScreenshots(job.page.actions, viewport, job.viewport?.deviceScaleFactor ?? 1, config.web.screenshot);
     let bytes: PageRun['bytes'] = {};
     const metered = {
       principal: job.caller.principal,
       requestId: job.caller.requestId,
       log: job.caller.log,
       operation: `web:${job.operation}`,
-      cost: costOf(outputs, config.web.creditCosts),
+      // Each screenshot and PDF an action takes is priced like the output on top (docs/page-operations.md).
+      cost: costOf(outputs, config.web.creditCosts) + actionsCost(job.page.actions, config.web.creditCosts),
       cache: {
         key: cacheKey('v1', job.operation, jobFingerprint(job, outputs.json ? ai.variant : undefined)),
         // A session's state shapes the answer, and no cache key can name that state: neither read nor stored.
@@ -108,7 +112,7 @@ export class PagePipeline {
       isFree: (result: PageResult) => isEmptyMarkdownAnswer(outputs, result),
       // A page held until its timeout is paid for: otherwise holding pages with targets that never
       // answer would cost an account nothing while keeping them from everyone else.
-      chargesFailure: isTargetTimeout,
+      chargesFailure: isHeldToItsTimeout,
       reservations: job.caller.reservations,
     };
     const { value, cache, creditsCost } = await runMetered(this.deps, metered, async () => {
@@ -128,6 +132,7 @@ export class PagePipeline {
 
   private async produce(job: PageJob): Promise<Produced> {
     const { log, signal } = job.caller;
+    const actions = job.page.actions?.length ? new PageActions(job.page.actions, this.deps.policy) : undefined;
     const fromPage = await this.reader.read({
       page: job.page,
       outputs: job.outputs,
@@ -136,7 +141,7 @@ export class PagePipeline {
       claim: { account: job.caller.principal.userId, signal },
       log,
       signal,
-      readPage: (loaded) => this.readPage(loaded, job),
+      readPage: (loaded) => this.readPage(loaded, job, actions),
     });
     // The page is back in the pool: what follows needs none.
     const { outputs, captures, pageText } = fromPage;
@@ -149,19 +154,25 @@ export class PagePipeline {
       outputs[type] = await this.store(job, type, capture, fromPage);
       bytes[type] = capture.bytes;
     }
+    if (fromPage.actionsMade) outputs.actions = await storeActionCaptures(fromPage.actionsMade, (type, capture) => this.store(job, type, capture, fromPage));
     return { outputs, metadata: fromPage.metadata, warnings: fromPage.warnings, bytes };
   }
 
   /** Every output asked of the loaded page, in one visit, in the steps and order of the output table (outputs/table.ts). */
-  private async readPage(loaded: LoadedPage, job: PageJob): Promise<UrlReading> {
+  private async readPage(asLoaded: LoadedPage, job: PageJob, actions: PageActions | undefined): Promise<UrlReading> {
     const plan = readingPlan(job.outputs);
     const askedDevice = deviceOf(toContextOptions(job.page, job.viewport));
-    const reading: PageReading = { loaded, askedDevice, bounds: this.deps.config.web, log: job.caller.log };
-    const warnings: PageWarning[] = [...loaded.warnings];
+    const reading: PageReading = { loaded: asLoaded, askedDevice, bounds: this.deps.config.web, log: job.caller.log };
+    const warnings: PageWarning[] = [...asLoaded.warnings];
     for (const { entry, options } of plan.onPage) {
       const refusal = entry.refuse?.(options, reading);
       if (refusal) throw refusal;
     }
+    // The caller's actions, before anything is read: the outputs read the page as they left it.
+    const acted = actions && (await actions.run(reading));
+    if (acted) warnings.push(...acted.made.warnings);
+    const loaded = acted?.loaded ?? asLoaded;
+    reading.loaded = loaded;
     const early = new Map(plan.early.map(({ entry, options }) => [entry.name, entry.read(options, reading)]));
     const [facts] = await Promise.all([readPageMetadata(loaded.page), ...early.values()]);
     const { finalUrl, statusCode, contentType } = loaded;
@@ -176,7 +187,7 @@ export class PagePipeline {
       else Object.assign(outputs, { [entry.name]: part.value });
       warnings.push(...(part.warnings ?? []));
     }
-    return { outputs, captures, metadata, warnings, pageText: reading.text };
+    return { outputs, captures, metadata, warnings, pageText: reading.text, actionsMade: acted?.made };
   }
 
   private async store(job: PageJob, type: FileType, capture: CaptureMade, page: { metadata: PageResult['metadata']; warnings: PageWarning[] }): Promise<StoredCapture> {
@@ -199,15 +210,17 @@ export class PagePipeline {
 
   /** A cached result whose stored file is gone (deleted, expired) can no longer be served. */
   private async capturesExist(result: PageResult): Promise<boolean> {
-    for (const capture of [result.outputs.screenshot, result.outputs.pdf]) {
+    const { actions } = result.outputs;
+    for (const capture of [result.outputs.screenshot, result.outputs.pdf, ...(actions?.screenshots ?? []), ...(actions?.pdfs ?? [])]) {
       if (capture && (await this.deps.files.read(capture.r2Key)) === undefined) return false;
     }
     return true;
   }
 }
 
-function isTargetTimeout(error: unknown): boolean {
-  return error instanceof AppError && error.code === 'TARGET_TIMEOUT';
+/** A page held until its timeout: the target's, or the deadline of the caller's actions. */
+function isHeldToItsTimeout(error: unknown): boolean {
+  return error instanceof AppError && (error.code === 'TARGET_TIMEOUT' || error.code === 'ACTION_TIMEOUT');
 }
 
 /** Everything that determines the result (maxAge left out: it only chooses among results). */

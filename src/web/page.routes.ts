@@ -4,6 +4,7 @@ import { ok } from '../http/envelope.js';
 import { authedErrors, bearerSecurity, createRouter, envelope, json, jsonBody } from '../http/openapi.js';
 import { pageFields, pageMetadataFields, textSelectionFields } from './page-options.js';
 import { webErrors } from './web-errors.openapi.js';
+import { actionResultsField } from './actions/action-results.openapi.js';
 import type { PageServices } from './page-services.js';
 import type { Guards } from '../http/guards.js';
 
@@ -26,7 +27,7 @@ export function pageRoutes(ctx: Services, { requireAuth }: Guards) {
     middleware: requireAuth,
     request: jsonBody(ContentBody),
     responses: {
-      200: json(envelope(z.object({ content: z.string(), metadata: z.object(pageMetadataFields) })), 'HTML'),
+      200: json(envelope(z.object({ content: z.string(), metadata: z.object(pageMetadataFields), actions: actionResultsField })), 'HTML'),
       ...authedErrors,
       ...webErrors,
     },
@@ -41,7 +42,7 @@ export function pageRoutes(ctx: Services, { requireAuth }: Guards) {
     middleware: requireAuth,
     request: jsonBody(MarkdownBody),
     responses: {
-      200: json(envelope(z.object({ markdown: z.string(), metadata: z.object({ ...pageMetadataFields, wordCount: z.number() }) })), 'Markdown'),
+      200: json(envelope(z.object({ markdown: z.string(), metadata: z.object({ ...pageMetadataFields, wordCount: z.number() }), actions: actionResultsField })), 'Markdown'),
       ...authedErrors,
       ...webErrors,
     },
@@ -56,7 +57,7 @@ export function pageRoutes(ctx: Services, { requireAuth }: Guards) {
     middleware: requireAuth,
     request: jsonBody(LinksBody),
     responses: {
-      200: json(envelope(z.object({ links: z.array(z.string()), metadata: z.object({ ...pageMetadataFields, count: z.number() }) })), 'Links'),
+      200: json(envelope(z.object({ links: z.array(z.string()), metadata: z.object({ ...pageMetadataFields, count: z.number() }), actions: actionResultsField })), 'Links'),
       ...authedErrors,
       ...webErrors,
     },

@@ -5,6 +5,7 @@ import { callerOf } from '../http/context.js';
 import { pageFields, pageMetadataFields } from './page-options.js';
 import { scrapeTargetsSchema } from './output-options.js';
 import { webErrors } from './web-errors.openapi.js';
+import { actionResultsField } from './actions/action-results.openapi.js';
 import type { Platform } from '../platform.js';
 import type { PageServices } from './page-services.js';
 import type { Guards } from '../http/guards.js';
@@ -39,6 +40,7 @@ export function scrapeRoutes(ctx: Services, { requireAuth }: Guards) {
           z.object({
             elements: z.array(z.object({ selector: z.string(), data: z.object({ results: z.array(ScrapedElement) }) })),
             metadata: z.object({ ...pageMetadataFields, elementsFound: z.number() }),
+            actions: actionResultsField,
           }),
         ),
         'Scraped elements',

@@ -61,6 +61,22 @@ describe('the pluck CLI against a running Pluck', { timeout: 60_000 }, () => {
     expect(missing.stderr).toContain('the page answered HTTP 404');
   });
 
+  it('runs actions on the page from --action flags and --actions-file, and refuses one that is not JSON', async () => {
+    const file = join(work, 'actions.json');
+    await writeFile(file, JSON.stringify([{ type: 'executeJavascript', script: "document.querySelector('h1').textContent = 'Renamed by an action'" }]));
+    const acted = await cli.run(['markdown', articleUrl(), '--actions-file', file, '--action', '{"type":"executeJavascript","script":"return document.title"}', '--json'], env);
+    expect(acted.code, acted.stderr).toBe(0);
+    const answer = JSON.parse(acted.stdout.toString());
+    expect(answer.data.markdown).toContain('# Renamed by an action');
+    expect(answer.data.actions.javascriptReturns).toEqual([
+      { type: 'string', value: 'Renamed by an action' },
+      { type: 'string', value: 'SDK Fixture' },
+    ]);
+    const wrong = await cli.run(['markdown', articleUrl(), '--action', '{click}'], env);
+    expect(wrong.code).toBe(2);
+    expect(wrong.stderr).toContain('--action is not JSON');
+  });
+
   it('writes a screenshot with -o, and a PDF to a pipe', async () => {
     const file = join(work, 'shot.png');
     const shot = await cli.run(['screenshot', articleUrl(), '-o', file, '--full-page'], env);

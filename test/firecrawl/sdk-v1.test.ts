@@ -98,7 +98,7 @@ describe('Firecrawl v1 API, driven by the official SDK (@mendable/firecrawl-js F
     expect(await world.balance()).toBe(before - config.search.creditCost - 2 * config.web.creditCosts.markdown);
   });
 
-  it('surfaces refusals as the SDK errors: a bad key, a bad URL, a refused address, unsupported actions, no credits', async () => {
+  it('surfaces refusals as the SDK errors: a bad key, a bad URL, a refused address, actions over their bounds, no credits', async () => {
     const stranger = new FirecrawlApp({ apiKey: 'pk_not_a_key', apiUrl: world.server.baseUrl });
     expect((await sdkError(stranger.scrapeUrl(`${world.site.origin}/article`), FirecrawlError)).statusCode).toBe(401);
     const searchRefused = await sdkError(stranger.search('engine notes'), FirecrawlError);
@@ -113,9 +113,10 @@ describe('Firecrawl v1 API, driven by the official SDK (@mendable/firecrawl-js F
     expect(refused.statusCode).toBe(400);
     expect(refused.message).toMatch(/10\.1\.2\.3|not allowed/i);
 
-    const actions = await sdkError(app.scrapeUrl(`${world.site.origin}/article`, { actions: [{ type: 'click', selector: 'a' }] }), FirecrawlError);
+    const waits = [{ type: 'wait' as const, milliseconds: 40_000 }, { type: 'wait' as const, milliseconds: 40_000 }];
+    const actions = await sdkError(app.scrapeUrl(`${world.site.origin}/article`, { actions: waits }), FirecrawlError);
     expect(actions.statusCode).toBe(400);
-    expect(actions.message).toContain('actions (clicks, typing, scrolling, scripts) are not supported');
+    expect(actions.message).toContain("actions: The waits of a list add up to 80000 ms, over this server's bound of 60000 ms");
 
     const summary = await sdkError(app.scrapeUrl(`${world.site.origin}/article`, { formats: ['summary' as 'markdown'] }), FirecrawlError);
     expect(summary.message).toContain('The summary format is not supported');

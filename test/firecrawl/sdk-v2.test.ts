@@ -63,7 +63,7 @@ describe('Firecrawl v2 API, driven by the official v2 SDK (Firecrawl class)', ()
     const refused = await sdkError(firecrawl.scrape('http://169.254.169.254/latest/meta-data'), SdkError);
     expect(refused.status).toBe(400);
     expect(refused.message).toMatch(/not allowed/i);
-    const actions = await sdkError(firecrawl.scrape(`${world.site.origin}/article`, { actions: [{ type: 'wait', milliseconds: 10 }] }), SdkError);
+    const actions = await sdkError(firecrawl.scrape(`${world.site.origin}/article`, { actions: Array.from({ length: 51 }, () => ({ type: 'scrape' as const })) }), SdkError);
     expect(actions.status).toBe(400);
     expect(actions.message).toContain('actions');
   });

@@ -12,7 +12,7 @@ import type { PageRequest } from '../page-options.js';
  * |---|---|---|---|---|
  * | document | PDF, DOCX, text (src/documents) | page text | one GET, a parse off the event loop | the target answers with a document |
  * | static | HTML as sent, scripts off, stylesheets only | document, page text | one GET, one script-less rendering | the HTML shows its text without scripts |
- * | browser | anything Chromium shows, scripts on | document, page text, painted page | a full page load: scripts, subresources, settling | otherwise, and whenever an option needs scripts |
+ * | browser | anything Chromium shows, scripts on | document, page text, painted page | a full page load: scripts, subresources, settling | otherwise, and whenever an option needs scripts (actions, waits, a session) |
  *
  * Callers choose with `engine` (`auto`, the default; `static`; `browser`); `metadata.engine`
  * says which engine answered.
@@ -42,6 +42,7 @@ export function browserOnlyReason(page: PageRequest, outputs: OutputRequest): st
   const staticEngine = ENGINE_TABLE.find((engine) => engine.name === 'static')!;
   const unmet = askedOutputs(outputs).find(({ entry }) => entry.needs.some((need) => !staticEngine.meets.includes(need)));
   if (unmet) return `the ${unmet.entry.name} output needs the painted page`;
+  if (page.actions !== undefined && page.actions.length > 0) return 'actions act on the page with its scripts running';
   if (page.session !== undefined) return 'a session keeps browser state';
   if (page.waitForSelector !== undefined) return 'waitForSelector waits for scripts';
   if (page.waitUntil !== undefined) return 'waitUntil names a browser event';

@@ -6,6 +6,7 @@ import { AppError } from '../../errors/app-error.js';
 import type { FileType } from '../../files/file.service.js';
 import type { GuardedFetch } from '../../net/guarded-fetch.js';
 import { type FetchedTarget, fetchTarget } from '../../net/target-fetch.js';
+import type { ActionsMade } from '../actions/action-runner.js';
 import type { CaptureMade, PageText } from '../outputs/reading.js';
 import type { OutputRequest, PageMetadata, PageOutputs } from '../outputs.js';
 import type { PageRequest } from '../page-options.js';
@@ -21,6 +22,8 @@ export interface UrlReading {
   metadata: PageMetadata;
   warnings: PageWarning[];
   pageText?: PageText;
+  /** What the caller's actions made on the page (src/web/actions), stored once the page is released. */
+  actionsMade?: ActionsMade;
 }
 
 /** One request to read, as the page pipeline has it. */

@@ -3,7 +3,7 @@ import type { Pluck } from '../pluck.js';
 import type { ExitCode } from './exit-codes.js';
 import type { CliIo } from './io.js';
 
-export type OptionValues = Record<string, string | boolean | undefined>;
+export type OptionValues = Record<string, string | boolean | string[] | undefined>;
 
 export interface CommandRun {
   pluck: Pluck;

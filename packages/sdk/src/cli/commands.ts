@@ -1,5 +1,6 @@
 import { resolve } from 'node:path';
 import type { Capture } from '../pluck.js';
+import { actionDetails, actionOptions, actionsFrom, actionUsage } from './actions.js';
 import { batchCommand } from './batch.js';
 import { type Command, type CommandRun, intOption, toJson, UsageError } from './command.js';
 import { EXIT, pageStatusError } from './exit-codes.js';
@@ -30,13 +31,12 @@ const outputOption = { output: { type: 'string', short: 'o' } } as const;
 const markdown: Command = {
   summary: "A page's main content as markdown, on stdout",
   args: ['URL'],
-  usage: '[--wait-for SELECTOR] [--json]',
-  details:
-    '  --wait-for SELECTOR  Wait for this CSS selector before reading the page.\n  --json               Print the whole answer (metadata, credits, request id) as JSON.\n\nA page that answers an HTTP error (404, 500...) is printed all the same, and exits 5.',
-  options: { 'wait-for': { type: 'string' } },
+  usage: `[--wait-for SELECTOR] ${actionUsage} [--json]`,
+  details: `  --wait-for SELECTOR  Wait for this CSS selector before reading the page.\n${actionDetails}\n  --json               Print the whole answer (metadata, credits, request id, what the actions made) as JSON.\n\nA page that answers an HTTP error (404, 500...) is printed all the same, and exits 5.`,
+  options: { 'wait-for': { type: 'string' }, ...actionOptions },
   async run({ pluck, io, values, args, signal }) {
     const answer = await pluck.markdown(
-      { url: args[0]!, ...(values['wait-for'] ? { waitForSelector: values['wait-for'] as string } : {}) },
+      { url: args[0]!, ...(values['wait-for'] ? { waitForSelector: values['wait-for'] as string } : {}), ...(await actionsFrom(values)) },
       { signal: signal() },
     );
     io.out(values.json ? toJson(answer) : answer.data.markdown);
@@ -49,16 +49,15 @@ const markdown: Command = {
 const screenshot: Command = {
   summary: 'A screenshot of a page (PNG), to a file or a pipe',
   args: ['URL'],
-  usage: '-o FILE [--full-page] [--type png|jpeg|webp] [--json]',
-  details:
-    '  -o, --output FILE  Write the image here (without it, stdout must be a pipe).\n  --full-page        The whole page, not only the viewport.\n  --type TYPE        png (default), jpeg or webp.\n  --json             Also print the capture\'s facts (file URL, credits, request id) as JSON on stderr.',
-  options: { ...outputOption, 'full-page': { type: 'boolean' }, type: { type: 'string' } },
+  usage: `-o FILE [--full-page] [--type png|jpeg|webp] ${actionUsage} [--json]`,
+  details: `  -o, --output FILE  Write the image here (without it, stdout must be a pipe).\n  --full-page        The whole page, not only the viewport.\n  --type TYPE        png (default), jpeg or webp.\n${actionDetails}\n  --json             Also print the capture's facts (file URL, credits, request id) as JSON on stderr.`,
+  options: { ...outputOption, 'full-page': { type: 'boolean' }, type: { type: 'string' }, ...actionOptions },
   async run(run) {
     requireOutputOrPipe(run);
     const type = (run.values.type as string | undefined) ?? 'png';
     if (!['png', 'jpeg', 'webp'].includes(type)) throw new UsageError(`--type is png, jpeg or webp, not "${type}"`);
     const capture = await run.pluck.screenshot(
-      { url: run.args[0]!, screenshotOptions: { fullPage: Boolean(run.values['full-page']), type: type as 'png' } },
+      { url: run.args[0]!, screenshotOptions: { fullPage: Boolean(run.values['full-page']), type: type as 'png' }, ...(await actionsFrom(run.values)) },
       { signal: run.signal() },
     );
     await deliverCapture(run, capture);
@@ -69,14 +68,13 @@ const screenshot: Command = {
 const pdf: Command = {
   summary: 'A PDF of a page, to a file or a pipe',
   args: ['URL'],
-  usage: '-o FILE [--landscape] [--json]',
-  details:
-    '  -o, --output FILE  Write the PDF here (without it, stdout must be a pipe).\n  --landscape        Landscape A4 instead of portrait.\n  --json             Also print the capture\'s facts as JSON on stderr.',
-  options: { ...outputOption, landscape: { type: 'boolean' } },
+  usage: `-o FILE [--landscape] ${actionUsage} [--json]`,
+  details: `  -o, --output FILE  Write the PDF here (without it, stdout must be a pipe).\n  --landscape        Landscape A4 instead of portrait.\n${actionDetails}\n  --json             Also print the capture's facts as JSON on stderr.`,
+  options: { ...outputOption, landscape: { type: 'boolean' }, ...actionOptions },
   async run(run) {
     requireOutputOrPipe(run);
     const capture = await run.pluck.pdf(
-      { url: run.args[0]!, ...(run.values.landscape ? { pdfOptions: { landscape: true } } : {}) },
+      { url: run.args[0]!, ...(run.values.landscape ? { pdfOptions: { landscape: true } } : {}), ...(await actionsFrom(run.values)) },
       { signal: run.signal() },
     );
     await deliverCapture(run, capture);

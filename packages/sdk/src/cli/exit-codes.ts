@@ -25,6 +25,9 @@ const TARGET_CODES = new Set([
   'TARGET_CRASHED',
   'TARGET_TIMEOUT',
   'URL_NOT_ALLOWED',
+  // An action the page did not let happen (no such element, its script threw or never ended).
+  'ACTION_FAILED',
+  'ACTION_TIMEOUT',
   'VIDEO_NOT_FOUND',
   'CAPTIONS_NOT_FOUND',
   'LANGUAGE_NOT_AVAILABLE',

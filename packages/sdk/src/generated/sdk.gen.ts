@@ -523,7 +523,7 @@ export const getV1JobsByIdDownload = <ThrowOnError extends boolean = false>(opti
 /**
  * Firecrawl's v1 scrape: one page in the formats asked for
  *
- * The body and answer of Firecrawl's scrape, for its SDKs and integrations (docs/firecrawl.md). Served by the page pipeline of POST /v1/web/page: one page load, priced and cached as it is; a screenshot is a stored file, answered as its URL. actions, and the summary, changeTracking and branding formats, are refused with 400.
+ * The body and answer of Firecrawl's scrape, for its SDKs and integrations (docs/firecrawl.md). Served by the page pipeline of POST /v1/web/page: one page load, priced and cached as it is; a screenshot is a stored file, answered as its URL. actions run as on Pluck's own routes (docs/firecrawl.md); the summary, changeTracking and branding formats are refused with 400.
  */
 export const postV1Scrape = <ThrowOnError extends boolean = false>(options: Options<PostV1ScrapeData, ThrowOnError>) => (options.client ?? client).post<PostV1ScrapeResponses, PostV1ScrapeErrors, ThrowOnError>({
     security: [{ scheme: 'bearer', type: 'http' }],
@@ -553,7 +553,7 @@ export const postV1Search = <ThrowOnError extends boolean = false>(options: Opti
 /**
  * Firecrawl's v2 scrape: one page in the formats asked for
  *
- * The body and answer of Firecrawl's scrape, for its SDKs and integrations (docs/firecrawl.md). Served by the page pipeline of POST /v1/web/page: one page load, priced and cached as it is; a screenshot is a stored file, answered as its URL. actions, and the summary, changeTracking and branding formats, are refused with 400.
+ * The body and answer of Firecrawl's scrape, for its SDKs and integrations (docs/firecrawl.md). Served by the page pipeline of POST /v1/web/page: one page load, priced and cached as it is; a screenshot is a stored file, answered as its URL. actions run as on Pluck's own routes (docs/firecrawl.md); the summary, changeTracking and branding formats are refused with 400.
  */
 export const postV2Scrape = <ThrowOnError extends boolean = false>(options: Options<PostV2ScrapeData, ThrowOnError>) => (options.client ?? client).post<PostV2ScrapeResponses, PostV2ScrapeErrors, ThrowOnError>({
     security: [{ scheme: 'bearer', type: 'http' }],

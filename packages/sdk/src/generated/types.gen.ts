@@ -136,6 +136,117 @@ export type ApiKey = {
     };
 };
 
+/**
+ * With `actions` in the request: what they made
+ */
+export type ActionResults = {
+    /**
+     * Each screenshot action, as a stored file
+     */
+    screenshots: Array<{
+        fileId: string;
+        permanentUrl: string;
+        contentType: string;
+        size: number;
+        width?: number;
+        height?: number;
+        truncated?: boolean;
+        pages?: number;
+    }>;
+    /**
+     * Each scrape action: the page's URL and rendered HTML then
+     */
+    scrapes: Array<{
+        url: string;
+        html: string;
+    }>;
+    /**
+     * Each executeJavascript action: typeof its value, and the value as JSON (null for undefined)
+     */
+    javascriptReturns: Array<{
+        type: string;
+        value?: unknown;
+    }>;
+    /**
+     * Each pdf action, as a stored file
+     */
+    pdfs: Array<{
+        fileId: string;
+        permanentUrl: string;
+        contentType: string;
+        size: number;
+        width?: number;
+        height?: number;
+        truncated?: boolean;
+        pages?: number;
+    }>;
+};
+
+export type PageAction = {
+    type: 'wait';
+    /**
+     * Wait this long
+     */
+    milliseconds?: number;
+    /**
+     * Or wait until an element matches (at most 10 s)
+     */
+    selector?: string;
+} | {
+    type: 'click';
+    selector: string;
+    /**
+     * Click every element that matches, in document order
+     */
+    all?: boolean;
+} | {
+    type: 'write';
+    /**
+     * Typed, key by key, into the element that has the focus (click it first)
+     */
+    text: string;
+} | {
+    type: 'press';
+    /**
+     * A key (Enter, Tab, Escape, ArrowDown, a, ...) or a chord (Control+A); names in any case
+     */
+    key: string;
+} | {
+    type: 'scroll';
+    direction?: 'up' | 'down';
+    /**
+     * Scroll this element rather than the page
+     */
+    selector?: string;
+} | {
+    type: 'screenshot';
+    fullPage?: boolean;
+    /**
+     * A JPEG of this quality (a PNG without)
+     */
+    quality?: number;
+    /**
+     * The viewport (CSS pixels) for this capture; the page gets its own back afterwards
+     */
+    viewport?: {
+        width: number;
+        height: number;
+    };
+} | {
+    type: 'scrape';
+} | {
+    type: 'executeJavascript';
+    /**
+     * Run in the page as the page's own scripts run: an expression (`document.title`) or a function body (`return ...`); `await` works
+     */
+    script: string;
+} | {
+    type: 'pdf';
+    format?: 'Letter' | 'Legal' | 'Tabloid' | 'Ledger' | 'A0' | 'A1' | 'A2' | 'A3' | 'A4' | 'A5' | 'A6';
+    landscape?: boolean;
+    scale?: number;
+};
+
 export type SearchResultV1 = {
     title: string;
     url: string;
@@ -225,6 +336,21 @@ export type FirecrawlDocument = {
     extract?: {
         [key: string]: unknown;
     };
+    /**
+     * What the request's actions made: screenshots and PDFs as the URLs of stored files, in the order they ran
+     */
+    actions?: {
+        screenshots: Array<string>;
+        scrapes: Array<{
+            url: string;
+            html: string;
+        }>;
+        javascriptReturns: Array<{
+            type: string;
+            value?: unknown;
+        }>;
+        pdfs: Array<string>;
+    };
     metadata: FirecrawlDocumentMetadata;
     warning?: string;
 };
@@ -295,6 +421,21 @@ export type FirecrawlSearchResult = {
      */
     extract?: {
         [key: string]: unknown;
+    };
+    /**
+     * What the request's actions made: screenshots and PDFs as the URLs of stored files, in the order they ran
+     */
+    actions?: {
+        screenshots: Array<string>;
+        scrapes: Array<{
+            url: string;
+            html: string;
+        }>;
+        javascriptReturns: Array<{
+            type: string;
+            value?: unknown;
+        }>;
+        pdfs: Array<string>;
     };
     metadata?: FirecrawlDocumentMetadata;
     warning?: string;
@@ -377,9 +518,9 @@ export type FirecrawlV1CrawlRequest = {
          */
         mobile?: boolean;
         /**
-         * Not supported: an empty list or nothing
+         * Actions on the page once it has loaded, in order, before the outputs are read: wait {milliseconds | selector}, click {selector, all?}, write {text}, press {key}, scroll {direction?, selector?}, screenshot {fullPage?, quality?, viewport?}, scrape, executeJavascript {script}, pdf {format?, landscape?, scale?}. At most 50, waits 60 s in all, 10 screenshots, 5 PDFs, 10 scrapes; see docs/page-operations.md
          */
-        actions?: Array<unknown>;
+        actions?: Array<PageAction>;
         /**
          * Accept a cached result up to this many milliseconds old (capped by CACHE_TTL_SECONDS); 0 bypasses the cache
          */
@@ -529,9 +670,9 @@ export type FirecrawlBatchScrapeRequest = {
      */
     mobile?: boolean;
     /**
-     * Not supported: an empty list or nothing
+     * Actions on the page once it has loaded, in order, before the outputs are read: wait {milliseconds | selector}, click {selector, all?}, write {text}, press {key}, scroll {direction?, selector?}, screenshot {fullPage?, quality?, viewport?}, scrape, executeJavascript {script}, pdf {format?, landscape?, scale?}. At most 50, waits 60 s in all, 10 screenshots, 5 PDFs, 10 scrapes; see docs/page-operations.md
      */
-    actions?: Array<unknown>;
+    actions?: Array<PageAction>;
     /**
      * Accept a cached result up to this many milliseconds old (capped by CACHE_TTL_SECONDS); 0 bypasses the cache
      */
@@ -749,9 +890,9 @@ export type FirecrawlCrawlRequest = {
          */
         mobile?: boolean;
         /**
-         * Not supported: an empty list or nothing
+         * Actions on the page once it has loaded, in order, before the outputs are read: wait {milliseconds | selector}, click {selector, all?}, write {text}, press {key}, scroll {direction?, selector?}, screenshot {fullPage?, quality?, viewport?}, scrape, executeJavascript {script}, pdf {format?, landscape?, scale?}. At most 50, waits 60 s in all, 10 screenshots, 5 PDFs, 10 scrapes; see docs/page-operations.md
          */
-        actions?: Array<unknown>;
+        actions?: Array<PageAction>;
         /**
          * Accept a cached result up to this many milliseconds old (capped by CACHE_TTL_SECONDS); 0 bypasses the cache
          */
@@ -1865,6 +2006,10 @@ export type PostV1WebScreenshotData = {
          * Accept a cached result up to this many seconds old (capped by CACHE_TTL_SECONDS); 0 bypasses the cache
          */
         maxAge?: number;
+        /**
+         * Actions on the page once it has loaded, in order, before the outputs are read: wait {milliseconds | selector}, click {selector, all?}, write {text}, press {key}, scroll {direction?, selector?}, screenshot {fullPage?, quality?, viewport?}, scrape, executeJavascript {script}, pdf {format?, landscape?, scale?}. At most 50, waits 60 s in all, 10 screenshots, 5 PDFs, 10 scrapes; see docs/page-operations.md
+         */
+        actions?: Array<PageAction>;
         base64?: boolean;
         screenshotOptions?: {
             fullPage?: boolean;
@@ -1919,9 +2064,9 @@ export type PostV1WebScreenshotErrors = {
      */
     402: Error;
     /**
-     * Validation failure
+     * VALIDATION_ERROR: the body does not fit (an action list over its bounds included); ACTION_FAILED: an action failed (no element matches, the script threw...), named in the message and in error.action {index, type}
      */
-    422: ValidationError;
+    422: ValidationError | Error;
     /**
      * Rate limit exceeded; X-RateLimit-* say the caller's window, Retry-After the refusing one's
      */
@@ -1939,7 +2084,7 @@ export type PostV1WebScreenshotErrors = {
      */
     503: Error;
     /**
-     * TARGET_TIMEOUT
+     * TARGET_TIMEOUT; ACTION_TIMEOUT: the actions were still running at their deadline (named in error.action), and the page was given up
      */
     504: Error;
 };
@@ -1972,6 +2117,7 @@ export type PostV1WebScreenshotResponses = {
                 }>;
                 [key: string]: unknown;
             };
+            actions?: ActionResults;
         };
         requestId: string;
         timestamp: string;
@@ -2018,6 +2164,10 @@ export type PostV1WebPdfData = {
          * Accept a cached result up to this many seconds old (capped by CACHE_TTL_SECONDS); 0 bypasses the cache
          */
         maxAge?: number;
+        /**
+         * Actions on the page once it has loaded, in order, before the outputs are read: wait {milliseconds | selector}, click {selector, all?}, write {text}, press {key}, scroll {direction?, selector?}, screenshot {fullPage?, quality?, viewport?}, scrape, executeJavascript {script}, pdf {format?, landscape?, scale?}. At most 50, waits 60 s in all, 10 screenshots, 5 PDFs, 10 scrapes; see docs/page-operations.md
+         */
+        actions?: Array<PageAction>;
         base64?: boolean;
         pdfOptions?: {
             format?: 'Letter' | 'Legal' | 'Tabloid' | 'Ledger' | 'A0' | 'A1' | 'A2' | 'A3' | 'A4' | 'A5' | 'A6';
@@ -2063,9 +2213,9 @@ export type PostV1WebPdfErrors = {
      */
     402: Error;
     /**
-     * Validation failure
+     * VALIDATION_ERROR: the body does not fit (an action list over its bounds included); ACTION_FAILED: an action failed (no element matches, the script threw...), named in the message and in error.action {index, type}
      */
-    422: ValidationError;
+    422: ValidationError | Error;
     /**
      * Rate limit exceeded; X-RateLimit-* say the caller's window, Retry-After the refusing one's
      */
@@ -2083,7 +2233,7 @@ export type PostV1WebPdfErrors = {
      */
     503: Error;
     /**
-     * TARGET_TIMEOUT
+     * TARGET_TIMEOUT; ACTION_TIMEOUT: the actions were still running at their deadline (named in error.action), and the page was given up
      */
     504: Error;
 };
@@ -2116,6 +2266,7 @@ export type PostV1WebPdfResponses = {
                 }>;
                 [key: string]: unknown;
             };
+            actions?: ActionResults;
         };
         requestId: string;
         timestamp: string;
@@ -2162,6 +2313,10 @@ export type PostV1WebContentData = {
          * Accept a cached result up to this many seconds old (capped by CACHE_TTL_SECONDS); 0 bypasses the cache
          */
         maxAge?: number;
+        /**
+         * Actions on the page once it has loaded, in order, before the outputs are read: wait {milliseconds | selector}, click {selector, all?}, write {text}, press {key}, scroll {direction?, selector?}, screenshot {fullPage?, quality?, viewport?}, scrape, executeJavascript {script}, pdf {format?, landscape?, scale?}. At most 50, waits 60 s in all, 10 screenshots, 5 PDFs, 10 scrapes; see docs/page-operations.md
+         */
+        actions?: Array<PageAction>;
     };
     path?: never;
     query?: never;
@@ -2182,9 +2337,9 @@ export type PostV1WebContentErrors = {
      */
     402: Error;
     /**
-     * Validation failure
+     * VALIDATION_ERROR: the body does not fit (an action list over its bounds included); ACTION_FAILED: an action failed (no element matches, the script threw...), named in the message and in error.action {index, type}
      */
-    422: ValidationError;
+    422: ValidationError | Error;
     /**
      * Rate limit exceeded; X-RateLimit-* say the caller's window, Retry-After the refusing one's
      */
@@ -2202,7 +2357,7 @@ export type PostV1WebContentErrors = {
      */
     503: Error;
     /**
-     * TARGET_TIMEOUT
+     * TARGET_TIMEOUT; ACTION_TIMEOUT: the actions were still running at their deadline (named in error.action), and the page was given up
      */
     504: Error;
 };
@@ -2279,6 +2434,7 @@ export type PostV1WebContentResponses = {
                     message: string;
                 }>;
             };
+            actions?: ActionResults;
         };
         requestId: string;
         timestamp: string;
@@ -2326,6 +2482,10 @@ export type PostV1WebMarkdownData = {
          */
         maxAge?: number;
         /**
+         * Actions on the page once it has loaded, in order, before the outputs are read: wait {milliseconds | selector}, click {selector, all?}, write {text}, press {key}, scroll {direction?, selector?}, screenshot {fullPage?, quality?, viewport?}, scrape, executeJavascript {script}, pdf {format?, landscape?, scale?}. At most 50, waits 60 s in all, 10 screenshots, 5 PDFs, 10 scrapes; see docs/page-operations.md
+         */
+        actions?: Array<PageAction>;
+        /**
          * Only the main content (navigation, footers, banners dropped); false: the whole page
          */
         onlyMainContent?: boolean;
@@ -2357,9 +2517,9 @@ export type PostV1WebMarkdownErrors = {
      */
     402: Error;
     /**
-     * Validation failure
+     * VALIDATION_ERROR: the body does not fit (an action list over its bounds included); ACTION_FAILED: an action failed (no element matches, the script threw...), named in the message and in error.action {index, type}
      */
-    422: ValidationError;
+    422: ValidationError | Error;
     /**
      * Rate limit exceeded; X-RateLimit-* say the caller's window, Retry-After the refusing one's
      */
@@ -2377,7 +2537,7 @@ export type PostV1WebMarkdownErrors = {
      */
     503: Error;
     /**
-     * TARGET_TIMEOUT
+     * TARGET_TIMEOUT; ACTION_TIMEOUT: the actions were still running at their deadline (named in error.action), and the page was given up
      */
     504: Error;
 };
@@ -2455,6 +2615,7 @@ export type PostV1WebMarkdownResponses = {
                 }>;
                 wordCount: number;
             };
+            actions?: ActionResults;
         };
         requestId: string;
         timestamp: string;
@@ -2501,6 +2662,10 @@ export type PostV1WebLinksData = {
          * Accept a cached result up to this many seconds old (capped by CACHE_TTL_SECONDS); 0 bypasses the cache
          */
         maxAge?: number;
+        /**
+         * Actions on the page once it has loaded, in order, before the outputs are read: wait {milliseconds | selector}, click {selector, all?}, write {text}, press {key}, scroll {direction?, selector?}, screenshot {fullPage?, quality?, viewport?}, scrape, executeJavascript {script}, pdf {format?, landscape?, scale?}. At most 50, waits 60 s in all, 10 screenshots, 5 PDFs, 10 scrapes; see docs/page-operations.md
+         */
+        actions?: Array<PageAction>;
     };
     path?: never;
     query?: never;
@@ -2521,9 +2686,9 @@ export type PostV1WebLinksErrors = {
      */
     402: Error;
     /**
-     * Validation failure
+     * VALIDATION_ERROR: the body does not fit (an action list over its bounds included); ACTION_FAILED: an action failed (no element matches, the script threw...), named in the message and in error.action {index, type}
      */
-    422: ValidationError;
+    422: ValidationError | Error;
     /**
      * Rate limit exceeded; X-RateLimit-* say the caller's window, Retry-After the refusing one's
      */
@@ -2541,7 +2706,7 @@ export type PostV1WebLinksErrors = {
      */
     503: Error;
     /**
-     * TARGET_TIMEOUT
+     * TARGET_TIMEOUT; ACTION_TIMEOUT: the actions were still running at their deadline (named in error.action), and the page was given up
      */
     504: Error;
 };
@@ -2619,6 +2784,7 @@ export type PostV1WebLinksResponses = {
                 }>;
                 count: number;
             };
+            actions?: ActionResults;
         };
         requestId: string;
         timestamp: string;
@@ -2665,6 +2831,10 @@ export type PostV1WebPageData = {
          * Accept a cached result up to this many seconds old (capped by CACHE_TTL_SECONDS); 0 bypasses the cache
          */
         maxAge?: number;
+        /**
+         * Actions on the page once it has loaded, in order, before the outputs are read: wait {milliseconds | selector}, click {selector, all?}, write {text}, press {key}, scroll {direction?, selector?}, screenshot {fullPage?, quality?, viewport?}, scrape, executeJavascript {script}, pdf {format?, landscape?, scale?}. At most 50, waits 60 s in all, 10 screenshots, 5 PDFs, 10 scrapes; see docs/page-operations.md
+         */
+        actions?: Array<PageAction>;
         /**
          * Only the main content (navigation, footers, banners dropped); false: the whole page
          */
@@ -2785,9 +2955,9 @@ export type PostV1WebPageErrors = {
      */
     402: Error;
     /**
-     * Validation failure
+     * VALIDATION_ERROR: the body does not fit (an action list over its bounds included); ACTION_FAILED: an action failed (no element matches, the script threw...), named in the message and in error.action {index, type}
      */
-    422: ValidationError;
+    422: ValidationError | Error;
     /**
      * Rate limit exceeded; X-RateLimit-* say the caller's window, Retry-After the refusing one's
      */
@@ -2805,7 +2975,7 @@ export type PostV1WebPageErrors = {
      */
     503: Error;
     /**
-     * TARGET_TIMEOUT
+     * TARGET_TIMEOUT; ACTION_TIMEOUT: the actions were still running at their deadline (named in error.action), and the page was given up
      */
     504: Error;
 };
@@ -2878,6 +3048,7 @@ export type PostV1WebPageResponses = {
                 inputTrimmed: boolean;
                 attempts: number;
             };
+            actions?: ActionResults;
             metadata: {
                 /**
                  * As asked
@@ -2973,9 +3144,9 @@ export type GetRByUrlErrors = {
      */
     402: Error;
     /**
-     * Validation failure
+     * VALIDATION_ERROR: the body does not fit (an action list over its bounds included); ACTION_FAILED: an action failed (no element matches, the script threw...), named in the message and in error.action {index, type}
      */
-    422: ValidationError;
+    422: ValidationError | Error;
     /**
      * Rate limit exceeded; X-RateLimit-* say the caller's window, Retry-After the refusing one's
      */
@@ -2993,7 +3164,7 @@ export type GetRByUrlErrors = {
      */
     503: Error;
     /**
-     * TARGET_TIMEOUT
+     * TARGET_TIMEOUT; ACTION_TIMEOUT: the actions were still running at their deadline (named in error.action), and the page was given up
      */
     504: Error;
 };
@@ -3095,6 +3266,10 @@ export type PostV1WebScrapeData = {
          * Accept a cached result up to this many seconds old (capped by CACHE_TTL_SECONDS); 0 bypasses the cache
          */
         maxAge?: number;
+        /**
+         * Actions on the page once it has loaded, in order, before the outputs are read: wait {milliseconds | selector}, click {selector, all?}, write {text}, press {key}, scroll {direction?, selector?}, screenshot {fullPage?, quality?, viewport?}, scrape, executeJavascript {script}, pdf {format?, landscape?, scale?}. At most 50, waits 60 s in all, 10 screenshots, 5 PDFs, 10 scrapes; see docs/page-operations.md
+         */
+        actions?: Array<PageAction>;
         elements: Array<{
             selector: string;
             attributes?: Array<string>;
@@ -3119,9 +3294,9 @@ export type PostV1WebScrapeErrors = {
      */
     402: Error;
     /**
-     * Validation failure
+     * VALIDATION_ERROR: the body does not fit (an action list over its bounds included); ACTION_FAILED: an action failed (no element matches, the script threw...), named in the message and in error.action {index, type}
      */
-    422: ValidationError;
+    422: ValidationError | Error;
     /**
      * Rate limit exceeded; X-RateLimit-* say the caller's window, Retry-After the refusing one's
      */
@@ -3139,7 +3314,7 @@ export type PostV1WebScrapeErrors = {
      */
     503: Error;
     /**
-     * TARGET_TIMEOUT
+     * TARGET_TIMEOUT; ACTION_TIMEOUT: the actions were still running at their deadline (named in error.action), and the page was given up
      */
     504: Error;
 };
@@ -3232,6 +3407,7 @@ export type PostV1WebScrapeResponses = {
                 }>;
                 elementsFound: number;
             };
+            actions?: ActionResults;
         };
         requestId: string;
         timestamp: string;
@@ -3279,6 +3455,10 @@ export type PostV1WebAiExtractData = {
          */
         maxAge?: number;
         /**
+         * Actions on the page once it has loaded, in order, before the outputs are read: wait {milliseconds | selector}, click {selector, all?}, write {text}, press {key}, scroll {direction?, selector?}, screenshot {fullPage?, quality?, viewport?}, scrape, executeJavascript {script}, pdf {format?, landscape?, scale?}. At most 50, waits 60 s in all, 10 screenshots, 5 PDFs, 10 scrapes; see docs/page-operations.md
+         */
+        actions?: Array<PageAction>;
+        /**
          * What to extract or answer
          */
         prompt?: string;
@@ -3313,9 +3493,9 @@ export type PostV1WebAiExtractErrors = {
      */
     402: Error;
     /**
-     * Validation failure
+     * VALIDATION_ERROR: the body does not fit (an action list over its bounds included); ACTION_FAILED: an action failed (no element matches, the script threw...), named in the message and in error.action {index, type}
      */
-    422: ValidationError;
+    422: ValidationError | Error;
     /**
      * Rate limit exceeded; X-RateLimit-* say the caller's window, Retry-After the refusing one's
      */
@@ -3390,6 +3570,7 @@ export type PostV1WebAiExtractResponses = {
                     message: string;
                 }>;
             };
+            actions?: ActionResults;
         };
         requestId: string;
         timestamp: string;
@@ -3884,6 +4065,10 @@ export type PostV1JobsBatchData = {
          */
         maxAge?: number;
         /**
+         * Actions on the page once it has loaded, in order, before the outputs are read: wait {milliseconds | selector}, click {selector, all?}, write {text}, press {key}, scroll {direction?, selector?}, screenshot {fullPage?, quality?, viewport?}, scrape, executeJavascript {script}, pdf {format?, landscape?, scale?}. At most 50, waits 60 s in all, 10 screenshots, 5 PDFs, 10 scrapes; see docs/page-operations.md
+         */
+        actions?: Array<PageAction>;
+        /**
          * Only the main content (navigation, footers, banners dropped); false: the whole page
          */
         onlyMainContent?: boolean;
@@ -4111,6 +4296,10 @@ export type PostV1JobsCrawlData = {
          * Accept a cached result up to this many seconds old (capped by CACHE_TTL_SECONDS); 0 bypasses the cache
          */
         maxAge?: number;
+        /**
+         * Actions on the page once it has loaded, in order, before the outputs are read: wait {milliseconds | selector}, click {selector, all?}, write {text}, press {key}, scroll {direction?, selector?}, screenshot {fullPage?, quality?, viewport?}, scrape, executeJavascript {script}, pdf {format?, landscape?, scale?}. At most 50, waits 60 s in all, 10 screenshots, 5 PDFs, 10 scrapes; see docs/page-operations.md
+         */
+        actions?: Array<PageAction>;
         /**
          * Only the main content (navigation, footers, banners dropped); false: the whole page
          */
@@ -4599,9 +4788,9 @@ export type PostV1ScrapeData = {
          */
         mobile?: boolean;
         /**
-         * Not supported: an empty list or nothing
+         * Actions on the page once it has loaded, in order, before the outputs are read: wait {milliseconds | selector}, click {selector, all?}, write {text}, press {key}, scroll {direction?, selector?}, screenshot {fullPage?, quality?, viewport?}, scrape, executeJavascript {script}, pdf {format?, landscape?, scale?}. At most 50, waits 60 s in all, 10 screenshots, 5 PDFs, 10 scrapes; see docs/page-operations.md
          */
-        actions?: Array<unknown>;
+        actions?: Array<PageAction>;
         /**
          * Accept a cached result up to this many milliseconds old (capped by CACHE_TTL_SECONDS); 0 bypasses the cache
          */
@@ -4750,9 +4939,9 @@ export type PostV1SearchData = {
              */
             mobile?: boolean;
             /**
-             * Not supported: an empty list or nothing
+             * Actions on the page once it has loaded, in order, before the outputs are read: wait {milliseconds | selector}, click {selector, all?}, write {text}, press {key}, scroll {direction?, selector?}, screenshot {fullPage?, quality?, viewport?}, scrape, executeJavascript {script}, pdf {format?, landscape?, scale?}. At most 50, waits 60 s in all, 10 screenshots, 5 PDFs, 10 scrapes; see docs/page-operations.md
              */
-            actions?: Array<unknown>;
+            actions?: Array<PageAction>;
             /**
              * Accept a cached result up to this many milliseconds old (capped by CACHE_TTL_SECONDS); 0 bypasses the cache
              */
@@ -4892,9 +5081,9 @@ export type PostV2ScrapeData = {
          */
         mobile?: boolean;
         /**
-         * Not supported: an empty list or nothing
+         * Actions on the page once it has loaded, in order, before the outputs are read: wait {milliseconds | selector}, click {selector, all?}, write {text}, press {key}, scroll {direction?, selector?}, screenshot {fullPage?, quality?, viewport?}, scrape, executeJavascript {script}, pdf {format?, landscape?, scale?}. At most 50, waits 60 s in all, 10 screenshots, 5 PDFs, 10 scrapes; see docs/page-operations.md
          */
-        actions?: Array<unknown>;
+        actions?: Array<PageAction>;
         /**
          * Accept a cached result up to this many milliseconds old (capped by CACHE_TTL_SECONDS); 0 bypasses the cache
          */
@@ -5043,9 +5232,9 @@ export type PostV2SearchData = {
              */
             mobile?: boolean;
             /**
-             * Not supported: an empty list or nothing
+             * Actions on the page once it has loaded, in order, before the outputs are read: wait {milliseconds | selector}, click {selector, all?}, write {text}, press {key}, scroll {direction?, selector?}, screenshot {fullPage?, quality?, viewport?}, scrape, executeJavascript {script}, pdf {format?, landscape?, scale?}. At most 50, waits 60 s in all, 10 screenshots, 5 PDFs, 10 scrapes; see docs/page-operations.md
              */
-            actions?: Array<unknown>;
+            actions?: Array<PageAction>;
             /**
              * Accept a cached result up to this many milliseconds old (capped by CACHE_TTL_SECONDS); 0 bypasses the cache
              */
