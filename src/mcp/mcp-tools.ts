@@ -34,15 +34,15 @@ type Services = Pick<JobServices, 'jobs'> & Pick<PageServices, 'pages'> & { sear
  */
 export function mcpServerFor(ctx: Services, caller: Caller): McpServer {
   const server = new McpServer(SERVER_INFO, { instructions: INSTRUCTIONS });
-  const { url, waitTime, waitUntil, waitForSelector, timeout, headers, cookies, userAgent, maxAge, actions } = pageFields;
-  const page = { url, waitTime, waitUntil, waitForSelector, timeout, headers, cookies, userAgent, maxAge, actions };
+  const { url, waitTime, waitUntil, waitForSelector, timeout, headers, cookies, userAgent, maxAge, actions, engine, document } = pageFields;
+  const page = { url, waitTime, waitUntil, waitForSelector, timeout, headers, cookies, userAgent, maxAge, actions, engine, document };
 
   server.registerTool(
     'scrape',
     {
       title: 'Read a web page',
       description:
-        "Loads a page in a browser and answers its main content as markdown (navigation, footers and banners left out), and on request its cleaned HTML, raw HTML, links, images and metadata (title, description, language, author, dates, Open Graph). One page load whatever the formats; costs the dearest format's credits. Set onlyMainContent false for the whole page. actions (click, write, press, scroll, wait, screenshot, scrape, executeJavascript, pdf) run on the page first, in order; what they made is answered as actions.",
+        "Reads a page (or a PDF, DOCX or text file) and answers its main content as markdown (navigation, footers and banners left out), and on request its cleaned HTML, raw HTML, links, images and metadata (title, description, language, author, dates, Open Graph). One page load whatever the formats (engine auto: without the page's scripts when it shows its text without them; engine browser: always with them); costs the dearest format's credits. Set onlyMainContent false for the whole page. actions (click, write, press, scroll, wait, screenshot, scrape, executeJavascript, pdf) run on the page first, in order; what they made is answered as actions.",
       inputSchema: {
         ...page,
         ...textSelectionFields,

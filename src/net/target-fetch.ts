@@ -37,6 +37,8 @@ export interface FetchedTarget {
   body: Uint8Array;
   /** The body was longer than `maxBytes`: its reading stopped there. */
   overLimit: boolean;
+  /** The body was still arriving when the time was up: this is the part that had arrived. */
+  incomplete: boolean;
 }
 
 /** The target did not answer (refused, reset, TLS) or broke off its answer. */
@@ -81,8 +83,8 @@ export async function fetchTarget(fetch: GuardedFetch, request: TargetRequest): 
         url = next.href;
         continue;
       }
-      const { body, overLimit } = await readUpTo(response, request.maxBytes);
-      return { url, status: response.status, headers: Object.fromEntries(response.headers), body, overLimit };
+      const { body, overLimit, incomplete } = await readUpTo(response, request.maxBytes, timeout);
+      return { url, status: response.status, headers: Object.fromEntries(response.headers), body, overLimit, incomplete };
     }
   } catch (error) {
     if (error instanceof AddressNotAllowed || error instanceof TargetFetchFailed) throw error;
@@ -92,24 +94,32 @@ export async function fetchTarget(fetch: GuardedFetch, request: TargetRequest): 
   }
 }
 
-async function readUpTo(response: Response, maxBytes: number): Promise<{ body: Uint8Array; overLimit: boolean }> {
-  if (!response.body) return { body: new Uint8Array(0), overLimit: false };
+/** The body up to `maxBytes`; when `timeout` fires after some of it came, the part that came. */
+async function readUpTo(response: Response, maxBytes: number, timeout: AbortSignal): Promise<{ body: Uint8Array; overLimit: boolean; incomplete: boolean }> {
+  if (!response.body) return { body: new Uint8Array(0), overLimit: false, incomplete: false };
   const chunks: Uint8Array[] = [];
   let size = 0;
   const reader = response.body.getReader();
   for (;;) {
-    const { done, value } = (await reader.read()) as ReadableStreamReadResult<Uint8Array>;
+    let next: ReadableStreamReadResult<Uint8Array>;
+    try {
+      next = (await reader.read()) as ReadableStreamReadResult<Uint8Array>;
+    } catch (error) {
+      if (timeout.aborted && size > 0) return { body: join(chunks, size), overLimit: false, incomplete: true };
+      throw error;
+    }
+    const { done, value } = next;
     if (done) break;
     if (size + value.byteLength > maxBytes) {
       chunks.push(value.subarray(0, maxBytes - size));
       size = maxBytes;
       await reader.cancel().catch(() => undefined);
-      return { body: join(chunks, size), overLimit: true };
+      return { body: join(chunks, size), overLimit: true, incomplete: false };
     }
     chunks.push(value);
     size += value.byteLength;
   }
-  return { body: join(chunks, size), overLimit: false };
+  return { body: join(chunks, size), overLimit: false, incomplete: false };
 }
 
 function join(chunks: Uint8Array[], size: number): Uint8Array {

@@ -73,7 +73,7 @@ export class PagePipeline {
     this.reader = new UrlReader({
       browser: deps.browser,
       fetch: deps.fetch,
-      bounds: { answerMaxChars: web.answerMaxChars, staticMaxBytes: web.staticMaxBytes, documents: web.documents },
+      bounds: { answerMaxChars: web.answerMaxChars, staticMaxBytes: web.staticMaxBytes, navigationTimeoutMaxMs: deps.config.browser.navigationTimeoutMaxMs, documents: web.documents },
     });
   }
 

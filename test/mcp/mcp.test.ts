@@ -80,7 +80,7 @@ describe('MCP at /mcp, driven by the official SDK client', () => {
 
   it('scrapes a page, scripts run, as markdown plus the other formats asked for, charged like the API', async () => {
     const before = await balance();
-    const result = (await client.callTool({ name: 'scrape', arguments: { url: `${site.origin}/notes`, formats: ['markdown', 'links'] } })) as CallToolResult;
+    const result = (await client.callTool({ name: 'scrape', arguments: { url: `${site.origin}/notes`, formats: ['markdown', 'links'], engine: 'browser' } })) as CallToolResult;
     expect(result.isError, JSON.stringify(result)).toBeFalsy();
     const [markdown, details] = [textAt(result, 0), textAt(result, 1)];
     expect(markdown).toContain('# The Engine');
@@ -127,7 +127,7 @@ describe('MCP at /mcp, driven by the official SDK client', () => {
 
   it('extracts JSON from a page with the model', async () => {
     openai.reply({ content: JSON.stringify({ price: '42 pounds' }) });
-    const result = (await client.callTool({ name: 'extract', arguments: { url: `${site.origin}/notes`, prompt: 'What does it cost?' } })) as CallToolResult;
+    const result = (await client.callTool({ name: 'extract', arguments: { url: `${site.origin}/notes`, prompt: 'What does it cost?', engine: 'browser' } })) as CallToolResult;
     expect(result.isError, JSON.stringify(result)).toBeFalsy();
     expect(JSON.parse(textAt(result, 0))).toEqual({ price: '42 pounds' });
     const sent = openai.chatBodies().at(-1)!;
@@ -214,7 +214,9 @@ describe('MCP at /mcp, driven by the official SDK client', () => {
       const { tools } = await bridged.listTools();
       expect(tools.map((tool) => tool.name)).toEqual(expect.arrayContaining(['scrape', 'crawl']));
       const result = (await bridged.callTool({ name: 'scrape', arguments: { url: `${site.origin}/notes` } })) as CallToolResult;
-      expect(textAt(result, 0)).toContain('Price: 42 pounds');
+      // engine auto: the notes show their text without scripts, which are not run.
+      expect(textAt(result, 0)).toContain('Sentence 11 of the engine notes');
+      expect(textAt(result, 0)).not.toContain('Price: 42 pounds');
     } finally {
       await bridged.close();
     }

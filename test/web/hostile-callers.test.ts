@@ -243,6 +243,8 @@ describe('hostile callers: every answer has a bound', () => {
   });
 });
 
+// The browser's pages are what these tests share out: the scripted browser is asked for by name.
+// Under engine auto such a target is waited for by the server's own fetch, holding no page at all.
 describe('hostile callers: a fair share of the browser', () => {
   let site: RecordingServer;
   let server: TestServer;
@@ -274,7 +276,7 @@ describe('hostile callers: a fair share of the browser', () => {
     const attacker = await api.signUpWithKey();
     const victim = await api.signUpWithKey();
     const before = await balance(attacker.key);
-    const attack = Array.from({ length: 5 }, () => api.post('/v1/web/content', { url: `${site.origin}/never`, timeout: 6_000, maxAge: 0 }, attacker.key));
+    const attack = Array.from({ length: 5 }, () => api.post('/v1/web/content', { url: `${site.origin}/never`, engine: 'browser', timeout: 6_000, maxAge: 0 }, attacker.key));
     expect(await until(() => activePages() === 3, 10_000), `active pages: ${activePages()}`).toBe(true);
     const started = Date.now();
     const ordinary = await api.post('/v1/web/content', { url: `${site.origin}/quick`, maxAge: 0 }, victim.key);
@@ -294,7 +296,7 @@ describe('hostile callers: a fair share of the browser', () => {
     const gone = fetch(`${server.baseUrl}/v1/web/content`, {
       method: 'POST',
       headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json', origin: server.baseUrl },
-      body: JSON.stringify({ url: `${site.origin}/never`, timeout: 30_000, maxAge: 0 }),
+      body: JSON.stringify({ url: `${site.origin}/never`, engine: 'browser', timeout: 30_000, maxAge: 0 }),
       signal: controller.signal,
     }).catch(() => 'aborted');
     expect(await until(() => activePages() === 1, 10_000)).toBe(true);
@@ -304,6 +306,27 @@ describe('hostile callers: a fair share of the browser', () => {
     expect(await until(() => activePages() === 0, 5_000), `active pages: ${activePages()}`).toBe(true);
     expect(Date.now() - closedAt).toBeLessThan(3_000);
     expect(await until(() => server.logs.some((line) => line.includes('CLIENT_CLOSED_REQUEST') || line.includes('"status":499')), 3_000)).toBe(true);
+    expect(await balance(key)).toBe(before);
+  }, 60_000);
+
+  it('under engine auto, holds no page for a target that never answers, and stops its fetch when the client goes', async () => {
+    const { key } = await api.signUpWithKey();
+    const before = await balance(key);
+    const logged = server.logs.length;
+    const hits = site.hitsTo('/never').length;
+    const controller = new AbortController();
+    const gone = fetch(`${server.baseUrl}/v1/web/markdown`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json', origin: server.baseUrl },
+      body: JSON.stringify({ url: `${site.origin}/never`, timeout: 30_000, maxAge: 0 }),
+      signal: controller.signal,
+    }).catch(() => 'aborted');
+    expect(await until(() => site.hitsTo('/never').length > hits, 5_000)).toBe(true);
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    expect(activePages()).toBe(0);
+    controller.abort();
+    expect(await gone).toBe('aborted');
+    expect(await until(() => server.logs.slice(logged).some((line) => line.includes('CLIENT_CLOSED_REQUEST') || line.includes('"status":499')), 3_000)).toBe(true);
     expect(await balance(key)).toBe(before);
   }, 60_000);
 });

@@ -44,7 +44,9 @@ describe('real-world pages through the API', () => {
   });
 
   const url = (path: string) => `${fixtures.site.origin}${path}`;
-  const markdown = (path: string, extra: Record<string, unknown> = {}) => api.post('/v1/web/markdown', { url: url(path), ...extra }, key);
+  // These pages' scripts are what is tested: the scripted browser is asked for by name (`auto`
+  // would read the pages that show their text without scripts without running them: engines.test.ts).
+  const markdown = (path: string, extra: Record<string, unknown> = {}) => api.post('/v1/web/markdown', { url: url(path), engine: 'browser', ...extra }, key);
   /** The service's logged errors: put in failure messages, so a 500 says what broke. */
   const loggedErrors = () => server.logs.filter((line) => JSON.parse(line).level >= 50).join('\n');
   const codes = (metadata: { warnings?: Array<{ code: string }> }) => (metadata.warnings ?? []).map((warning) => warning.code);
@@ -59,7 +61,7 @@ describe('real-world pages through the API', () => {
     expect(res.body.creditsCost).toBe(1);
     // The other operations answer too: the page facts and links of a document that is gone.
     for (const operation of ['content', 'links']) {
-      const other = await api.post(`/v1/web/${operation}`, { url: url('/removes-document'), maxAge: 0 }, key);
+      const other = await api.post(`/v1/web/${operation}`, { engine: 'browser', url: url('/removes-document'), maxAge: 0 }, key);
       expect(other.status, `${operation}: ${other.text}`).toBe(200);
     }
   });
@@ -80,7 +82,7 @@ describe('real-world pages through the API', () => {
     expect(res.body.data.markdown).toContain('Late second sentence 12 carries');
     expect(res.body.data.markdown).not.toContain('Loading');
     expect(codes(res.body.data.metadata)).toEqual([]);
-    const content = await api.post('/v1/web/content', { url: url('/late-fill'), maxAge: 0 }, key);
+    const content = await api.post('/v1/web/content', { engine: 'browser', url: url('/late-fill'), maxAge: 0 }, key);
     expect(content.body.data.content).toContain('Late sentence 1 carries');
   });
 
@@ -94,7 +96,7 @@ describe('real-world pages through the API', () => {
     // The host never answers: waiting for it (as `load` does) would end in the 30 s timeout.
     expect(elapsed).toBeLessThan(15_000);
     // Asked for explicitly, `load` keeps its meaning.
-    const load = await api.post('/v1/web/content', { url: url('/dead-tracker'), waitUntil: 'load', timeout: 2_000, maxAge: 0 }, key);
+    const load = await api.post('/v1/web/content', { engine: 'browser', url: url('/dead-tracker'), waitUntil: 'load', timeout: 2_000, maxAge: 0 }, key);
     expect(load.status, load.text).toBe(504);
   });
 
@@ -133,7 +135,7 @@ describe('real-world pages through the API', () => {
     expect(codes(res.body.data.metadata)).toEqual(['RENDERED_WITHOUT_SCRIPTS']);
     expect(res.body.data.metadata.warnings[0].message).toMatch(/crashed the browser tab/);
     for (const operation of ['content', 'links', 'screenshot']) {
-      const other = await api.post(`/v1/web/${operation}`, { url: url('/deep-blocks'), maxAge: 0 }, key);
+      const other = await api.post(`/v1/web/${operation}`, { engine: 'browser', url: url('/deep-blocks'), maxAge: 0 }, key);
       expect(other.status, `${operation}: ${other.text}\n${loggedErrors()}`).toBe(200);
     }
   });
@@ -158,6 +160,20 @@ describe('real-world pages through the API', () => {
     expect(res.status, res.text).toBe(200);
     expect(res.body.data.markdown).toContain('Half second sentence 12 carries');
     expect(codes(res.body.data.metadata)).toEqual(['PAGE_INCOMPLETE']);
+  });
+
+  it('under engine auto, reads these pages from their documents: the half that arrived, a document its scripts remove, 10,000 nested blocks', async () => {
+    const half = await markdown('/half-arrived', { engine: 'auto', timeout: 2_000, maxAge: 0 });
+    expect(half.status, half.text).toBe(200);
+    expect(half.body.data.metadata.engine).toBe('static');
+    expect(half.body.data.markdown).toContain('Half second sentence 12 carries');
+    expect(codes(half.body.data.metadata)).toEqual(['PAGE_INCOMPLETE']);
+    for (const path of ['/removes-document', '/deep-blocks']) {
+      const res = await markdown(path, { engine: 'auto', maxAge: 0 });
+      expect(res.status, `${path}: ${res.text}\n${loggedErrors()}`).toBe(200);
+      expect(res.body.data.metadata.engine, path).toBe('static');
+      expect(res.body.data.wordCount ?? res.body.data.metadata.wordCount, path).toBeGreaterThan(50);
+    }
   });
 
   it('answers from the document that loaded when its script goes on to an address that fails, and refuses a private one', async () => {
@@ -201,7 +217,7 @@ describe('real-world pages through the API', () => {
   });
 
   it('every page operation waits for late content by default; a screenshot carries warnings in a header', async () => {
-    const scraped = await api.post('/v1/web/scrape', { url: url('/late-fill'), elements: [{ selector: 'article h1' }] }, key);
+    const scraped = await api.post('/v1/web/scrape', { engine: 'browser', url: url('/late-fill'), elements: [{ selector: 'article h1' }] }, key);
     expect(scraped.status, scraped.text).toBe(200);
     expect(scraped.body.data.elements[0].data.results[0].text).toBe('Late headline');
     const busy = await api.request('POST', '/v1/web/screenshot', { token: key, body: { url: url('/never-settles'), timeout: 2_000 } });

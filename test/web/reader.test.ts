@@ -9,9 +9,8 @@ const ARTICLE = `<!doctype html><html><head><title>Reader Page</title></head><bo
 <nav><a href="/">Home</a> <a href="/about">About</a></nav>
 <main><article><h1>Reading in one line</h1>
 <p>${'The reader answers the main content of the page as markdown for a curl one-liner. '.repeat(6)}</p>
-<p>The query string reached the page: <span id="q"></span></p></article></main>
+<p>The query string reached the page: <span id="q">TOPIC</span></p></article></main>
 <footer>Footer words that are not the article</footer>
-<script>document.getElementById('q').textContent = new URLSearchParams(location.search).get('topic') ?? 'none';</script>
 </body></html>`;
 
 describe('GET /r/<url>: a reader URL answering text/markdown', () => {
@@ -21,7 +20,9 @@ describe('GET /r/<url>: a reader URL answering text/markdown', () => {
   let key: string;
 
   beforeAll(async () => {
-    const send = (_req: IncomingMessage, res: ServerResponse) => res.writeHead(200, { 'content-type': 'text/html; charset=utf-8' }).end(ARTICLE);
+    // The server writes the query it was sent into the page.
+    const send = (req: IncomingMessage, res: ServerResponse) =>
+      res.writeHead(200, { 'content-type': 'text/html; charset=utf-8' }).end(ARTICLE.replace('TOPIC', new URL(req.url ?? '/', 'http://site').searchParams.get('topic') ?? 'none'));
     site = await startRecordingServer({ '/article': send });
     server = await startTestServer('sqlite', { ALLOW_PRIVATE_HOSTS: site.hostPort });
     api = apiClient(server.baseUrl, null);

@@ -1,6 +1,7 @@
 import type { Logger } from 'pino';
 import type { ContextOptions, LoadedPage, LoadOptions, PageClaim, PageRunner, PageWarning } from '../../browser/types.js';
-import { TargetUnreachable } from '../../browser/types.js';
+import { navigationTimeout } from '../../browser/page-loader.js';
+import { RequestAborted, TargetUnreachable } from '../../browser/types.js';
 import { type BodyKind, classifyBody } from '../../documents/classify.js';
 import { AppError } from '../../errors/app-error.js';
 import type { FileType } from '../../files/file.service.js';
@@ -42,7 +43,7 @@ export interface ReadRequest {
 export interface UrlReaderDeps {
   browser: PageRunner;
   fetch: GuardedFetch;
-  bounds: { answerMaxChars: number; staticMaxBytes: number; documents: { maxBytes: number; maxPages: number; parseTimeoutMs: number } };
+  bounds: { answerMaxChars: number; staticMaxBytes: number; navigationTimeoutMaxMs: number; documents: { maxBytes: number; maxPages: number; parseTimeoutMs: number } };
 }
 
 /**
@@ -62,17 +63,18 @@ export class UrlReader {
     const kind = kindOf(fetched);
     if (kind.kind === 'unsupported') throw unsupported(fetched, kind);
     if (kind.kind !== 'html') {
-      // A text file asked for its HTML (or elements of it) is shown by the browser, as a browser shows text.
+      // A text file asked for its HTML (or elements of it) is shown as a browser shows text.
       const refusal = refusesDocument(request.outputs, kind);
       if (refusal === undefined) return this.document(request, fetched, kind);
       if (kind.kind !== 'text') throw refusal;
     }
     // Past the bound, the page is the browser's to fetch and show as it arrives.
     if (fetched.overLimit || fetched.body.byteLength > this.deps.bounds.staticMaxBytes) return this.withBrowser(request);
-    const withScripts = () => this.withBrowser(request, { url: fetched.url, status: fetched.status, contentType: fetched.headers['content-type'] ?? '', body: fetched.body, headers: fetched.headers });
-    if (choice === 'auto' && kind.kind === 'html' && scriptNeedOf(decodeHead(fetched)).needsScripts) return withScripts();
-    const shown = await this.withoutScripts(request, fetched, choice === 'auto');
-    return shown ?? withScripts();
+    // What arrived before the time was up is all there is: no time is left to load it with scripts.
+    if (fetched.incomplete) return this.withoutScripts(request, fetched, false) as Promise<UrlReading>;
+    const prefetched = { url: fetched.url, status: fetched.status, contentType: fetched.headers['content-type'] ?? '', body: fetched.body, headers: fetched.headers };
+    if (choice === 'auto' && kind.kind === 'html' && scriptNeedOf(decodeHead(fetched)).needsScripts) return this.withBrowser(request, prefetched);
+    return (await this.withoutScripts(request, fetched, choice === 'auto')) ?? this.withBrowser(request, prefetched);
   }
 
   /** The page loaded by the browser, scripts on: today's one way, and still the way of every page that needs it. */
@@ -116,8 +118,14 @@ export class UrlReader {
       },
       request.claim,
     );
-    if (!reading) request.log.debug({ url: fetched.url }, 'the page shows too little without scripts: loading it with them');
-    return reading && engineSaid(reading, 'static');
+    if (!reading) {
+      request.log.debug({ url: fetched.url }, 'the page shows too little without scripts: loading it with them');
+      return undefined;
+    }
+    const incomplete: PageWarning[] = fetched.incomplete
+      ? [{ code: 'PAGE_INCOMPLETE', message: `The document was still arriving after ${navigationTimeout(request.load.timeoutMs, this.deps.bounds.navigationTimeoutMaxMs)} ms; this is the part that had arrived` }]
+      : [];
+    return engineSaid({ ...reading, warnings: [...incomplete, ...reading.warnings] }, 'static');
   }
 
   private async document(request: ReadRequest, fetched: FetchedTarget, kind: Exclude<BodyKind, { kind: 'html' | 'unsupported' }>): Promise<UrlReading> {
@@ -132,14 +140,18 @@ export class UrlReader {
 
   private async fetch(request: ReadRequest, maxBytes: number): Promise<FetchedTarget> {
     const { page } = request;
-    return fetchTarget(this.deps.fetch, {
+    const fetching = fetchTarget(this.deps.fetch, {
       url: page.url,
       headers: page.headers,
       cookies: request.context.cookies,
       userAgent: page.userAgent ?? (await this.deps.browser.userAgent()),
-      timeoutMs: request.load.timeoutMs ?? 30_000,
+      timeoutMs: navigationTimeout(request.load.timeoutMs, this.deps.bounds.navigationTimeoutMaxMs),
       maxBytes,
       signal: request.signal,
+    });
+    // The caller went away: its fetch stopped, answered as the browser's stopped page is.
+    return fetching.catch((error: unknown) => {
+      throw request.signal?.aborted ? new RequestAborted() : error;
     });
   }
 }
