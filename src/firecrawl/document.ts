@@ -21,6 +21,8 @@ export const documentMetadataSchema = z
     url: z.string().openapi({ description: 'The URL after redirects' }),
     statusCode: z.number(),
     contentType: z.string().optional(),
+    numPages: z.number().optional().openapi({ description: "A PDF's page count" }),
+    engine: z.enum(['document', 'static', 'browser']).optional().openapi({ description: "Pluck's: how the URL was read (a document parsed, HTML without its scripts, or the scripted browser)" }),
     scrapeId: z.string().optional(),
     cacheState: z.enum(['hit', 'miss']).optional(),
     creditsUsed: z.number().optional(),
@@ -114,7 +116,8 @@ export function firecrawlMetadata(metadata: PageMetadata): z.infer<typeof docume
     ogImage: metadata.image,
   };
   const present = Object.fromEntries(Object.entries(described).filter(([, value]) => typeof value === 'string' && value !== ''));
-  return { ...present, sourceURL: metadata.url, url: metadata.finalUrl, statusCode: metadata.statusCode, contentType: metadata.contentType };
+  const document = metadata.document?.pageCount === undefined ? {} : { numPages: metadata.document.pageCount };
+  return { ...present, sourceURL: metadata.url, url: metadata.finalUrl, statusCode: metadata.statusCode, contentType: metadata.contentType, ...document, engine: metadata.engine };
 }
 
 /** `site_name` -> `SiteName`, `image:width` -> `ImageWidth`. */

@@ -62,6 +62,14 @@ export function scrapeOptionFields(defaultFormats: string[]) {
       .openapi({ description: `Time for the page to load and settle, ms; cut to ${MAX_TIMEOUT_MS} (and NAVIGATION_TIMEOUT_MAX_MS)` }),
     mobile: z.boolean().default(false).openapi({ description: 'A phone: a touch, mobile viewport of 390x844 CSS pixels at deviceScaleFactor 3 (a screenshot is 1170x2532)' }),
     actions: actionListSchema.optional(),
+    parsers: z
+      .array(z.union([z.literal('pdf'), z.strictObject({ type: z.literal('pdf'), maxPages: z.number().int().min(1).max(10_000).optional() })]))
+      .max(5)
+      .optional()
+      .openapi({
+        description:
+          "How documents are read. Unset or ['pdf'] (the default): a PDF's text is read as markdown; {type: 'pdf', maxPages} reads its first pages only; [] turns PDF reading off (a PDF URL is then refused with UNSUPPORTED_CONTENT_TYPE). DOCX and text files are read either way",
+      }),
     maxAge: z
       .number()
       .int()
@@ -75,7 +83,7 @@ export function scrapeOptionFields(defaultFormats: string[]) {
 
 export const scrapeBodySchema = z.object({ url: targetUrl, ...scrapeOptionFields(['markdown']) }).openapi({
   description:
-    'Firecrawl scrape options. Accepted and ignored: location, proxy, blockAds, skipTlsVerification, removeBase64Images, fastMode, parsers, storeInCache, zeroDataRetention, origin, integration',
+    'Firecrawl scrape options. Accepted and ignored: location, proxy, blockAds, skipTlsVerification, removeBase64Images, fastMode, storeInCache, zeroDataRetention, origin, integration',
 });
 
 export type ScrapeOptionsBody = Omit<z.infer<typeof scrapeBodySchema>, 'url'>;
@@ -140,8 +148,17 @@ export function toPluckScrape(url: string, body: ScrapeOptionsBody, version: Fir
     cookies,
     maxAge: body.maxAge === undefined ? undefined : Math.min(Math.floor(body.maxAge / 1000), MAX_AGE_SECONDS),
     actions: body.actions?.length ? body.actions : undefined,
+    document: documentOptionsOf(body.parsers),
   };
   return { page, viewport, outputs, extractionField };
+}
+
+/** Firecrawl's `parsers` as the page pipeline's document options: the PDF parser on (with a page cap) or off. */
+function documentOptionsOf(parsers: ScrapeOptionsBody['parsers']): PageRequest['document'] {
+  if (parsers === undefined) return undefined;
+  const pdf = parsers.find((parser) => parser === 'pdf' || parser.type === 'pdf');
+  if (pdf === undefined) return { readPdf: false };
+  return typeof pdf === 'object' && pdf.maxPages !== undefined ? { maxPages: pdf.maxPages } : undefined;
 }
 
 const screenshotFormat = z.object({

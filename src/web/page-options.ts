@@ -186,7 +186,8 @@ export interface PageRequest {
   session?: string;
   /** engines/engine-table.ts; `auto` when unset. */
   engine?: 'auto' | 'static' | 'browser';
-  document?: { firstPage?: number; lastPage?: number; maxPages?: number };
+  /** `readPdf: false` (Firecrawl's `parsers: []`): a PDF is refused rather than read. */
+  document?: { firstPage?: number; lastPage?: number; maxPages?: number; readPdf?: boolean };
   /** Run on the page once it has loaded, before its outputs are read (actions/action-runner.ts). */
   actions?: Action[];
 }

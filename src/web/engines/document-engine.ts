@@ -37,6 +37,11 @@ export function refusesDocument(outputs: OutputRequest, kind: DocumentKind): App
 /** The document engine: the fetched document parsed (src/documents), each output asked made of its text. */
 export async function readDocumentOutputs(request: ReadRequest, fetched: FetchedTarget, kind: DocumentKind, bounds: DocumentBounds): Promise<UrlReading> {
   const asked = request.page.document ?? {};
+  if (kind.kind === 'pdf' && asked.readPdf === false) {
+    throw new AppError('UNSUPPORTED_CONTENT_TYPE', `${fetched.url} serves a PDF document, and PDF reading is turned off for this request (parsers without pdf)`, {
+      details: { document: 'pdf' },
+    });
+  }
   const read = await readDocument(fetched.body, kind, {
     contentType: fetched.headers['content-type'],
     pages: { first: asked.firstPage, last: asked.lastPage },
