@@ -15,7 +15,7 @@ apt_install() {
 
 # chromium-headless-shell: the browser Pluck runs by default (CHROMIUM_PATH's default,
 # /usr/lib/chromium/chromium-headless-shell). chromium: the full build, which stays supported and
-# which the tests of the full build run (test/web/full-chromium.test.ts).
+# which test/web/chromium-builds.test.ts runs beside the shell.
 # fonts-noto-color-emoji: without a colour emoji font, emoji in screenshots and PDFs come out as
 # empty boxes or black outlines, on both builds alike; fonts-liberation: Arial/Times/Courier metrics (Debian's chromium
 # recommends it, the headless shell does not).
