@@ -17,8 +17,8 @@ apt_install() {
 # /usr/lib/chromium/chromium-headless-shell). chromium: the full build, which stays supported and
 # which test/web/chromium-builds.test.ts runs beside the shell.
 # fonts-noto-color-emoji: without a colour emoji font, emoji in screenshots and PDFs come out as
-# empty boxes or black outlines, on both builds alike; fonts-liberation: Arial/Times/Courier metrics (Debian's chromium
-# recommends it, the headless shell does not).
+# empty boxes or black outlines, on both builds alike. fonts-liberation: Arial, Times and Courier
+# metrics (chromium-common only recommends it, so an install without recommends lacks it).
 missing=()
 for package in chromium-headless-shell chromium fonts-noto-color-emoji fonts-liberation; do
   dpkg-query -W -f='${Status}' "$package" 2>/dev/null | grep -q '^install ok installed$' || missing+=("$package")
