@@ -1,26 +1,32 @@
 #!/usr/bin/env bash
 # Installs what Pluck needs on a fresh Debian machine with Node 20: npm packages from the lock
-# file, and Debian's chromium (or its headless shell, if CHROMIUM_PATH names it) when it is
-# missing. Safe to run again: it skips what is present.
+# file, and the Debian packages below when they are missing. Safe to run again: it skips what is
+# present.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
 apt_install() {
-  echo "ensure-deps: installing Debian's $1" >&2
+  echo "ensure-deps: installing Debian's $*" >&2
   SUDO=""
   [ "$(id -u)" -ne 0 ] && SUDO="sudo"
   $SUDO apt-get update -qq
-  DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq "$1" >/dev/null
+  DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq "$@" >/dev/null
 }
 
-if [ -z "${CHROMIUM_PATH:-}" ] && ! command -v chromium >/dev/null 2>&1; then
-  apt_install chromium
+# chromium-headless-shell: the browser Pluck runs by default (CHROMIUM_PATH's default,
+# /usr/lib/chromium/chromium-headless-shell). chromium: the full build, which stays supported and
+# which test/web/chromium-builds.test.ts runs beside the shell.
+# fonts-noto-color-emoji: without a colour emoji font, emoji in screenshots and PDFs come out as
+# empty boxes or black outlines, on both builds alike. fonts-liberation: Arial, Times and Courier
+# metrics (chromium-common only recommends it, so an install without recommends lacks it).
+missing=()
+for package in chromium-headless-shell chromium fonts-noto-color-emoji fonts-liberation; do
+  dpkg-query -W -f='${Status}' "$package" 2>/dev/null | grep -q '^install ok installed$' || missing+=("$package")
+done
+[ ${#missing[@]} -eq 0 ] || apt_install "${missing[@]}"
+if [ -n "${CHROMIUM_PATH:-}" ] && [ ! -x "$CHROMIUM_PATH" ]; then
+  echo "ensure-deps: CHROMIUM_PATH=$CHROMIUM_PATH is not an executable; Pluck will not start a browser" >&2
 fi
-# Chromium's headless shell, when CHROMIUM_PATH names Debian's (docs/browser-and-security.md).
-case "${CHROMIUM_PATH:-}" in
-  /usr/lib/chromium/chromium-headless-shell | /usr/bin/chromium-headless-shell)
-    [ -x "$CHROMIUM_PATH" ] || apt_install chromium-headless-shell ;;
-esac
 
 # As root, Pluck runs Chromium (with its sandbox on) as this unprivileged user: Chromium refuses
 # to sandbox itself as root. Its own user, so a browser exploit reaches nothing else's files.

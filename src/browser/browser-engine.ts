@@ -1,9 +1,11 @@
+import { accessSync, constants } from 'node:fs';
 import type { Logger } from 'pino';
 import type { Config } from '../config.js';
 import { AddressPolicy, type HostResolver, systemResolver } from '../net/address-policy.js';
 import { createGuardedFetch, type GuardedFetcher } from '../net/guarded-fetch.js';
 import { createHostCache } from '../net/host-cache.js';
 import { BrowserPool } from './browser-pool.js';
+import { MISSING_CHROMIUM_ADVICE } from './chromium-process.js';
 
 /** The parts of the container that reach the outside world for callers. */
 export interface BrowserEngine {
@@ -45,6 +47,10 @@ export function createBrowserEngine(config: Config, logger: Logger, resolver?: H
       'Chromium runs without its sandbox (CHROMIUM_SANDBOX=false): a page that exploits a renderer bug runs with this service\'s rights. Keep it off only where the host itself is the sandbox (a disposable container or VM)',
     );
   }
+  if (!config.browser.wsEndpoint && !isExecutable(config.browser.chromiumPath)) {
+    // Said at start, not only at the first page request: Chromium starts on first use.
+    logger.warn({ chromiumPath: config.browser.chromiumPath }, `Chromium not found at CHROMIUM_PATH: ${MISSING_CHROMIUM_ADVICE}`);
+  }
   if (config.browser.wsEndpoint && isLoopbackProxyForRemoteBrowser(config)) {
     // Not fatal (an SSH tunnel or a shared network namespace can make it work); the connect-time probe decides.
     logger.warn(
@@ -53,6 +59,15 @@ export function createBrowserEngine(config: Config, logger: Logger, resolver?: H
     );
   }
   return { addressPolicy, browser, guardedFetch: createGuardedFetch(addressPolicy) };
+}
+
+function isExecutable(path: string): boolean {
+  try {
+    accessSync(path, constants.X_OK);
+    return true;
+  } catch {
+    return false;
+  }
 }
 
 function isLoopbackProxyForRemoteBrowser(config: Config): boolean {

@@ -3,7 +3,7 @@ import { access } from 'node:fs/promises';
 import type { Logger } from 'pino';
 import type { AddressPolicy } from '../net/address-policy.js';
 import { EgressProxy, type EgressProxyOptions } from '../net/egress-proxy.js';
-import { type ChromiumProcess, killChromiumLeftovers, launchChromium } from './chromium-process.js';
+import { type ChromiumProcess, killChromiumLeftovers, launchChromium, missingChromiumMessage } from './chromium-process.js';
 import { closeLease, type PageLease } from './page-lease.js';
 import { BrowserGeneration } from './browser-generation.js';
 import type { BrowserSessionsOptions } from './browser-sessions.js';
@@ -148,7 +148,7 @@ export class BrowserPool implements PageRunner {
       await access(this.options.executablePath, constants.X_OK);
       return { status: 'ok', detail: this.current ? 'restarting' : 'not started' };
     } catch {
-      return { status: 'unavailable', detail: `Chromium not found at ${this.options.executablePath}` };
+      return { status: 'unavailable', detail: missingChromiumMessage(this.options.executablePath) };
     }
   }
 
@@ -272,7 +272,8 @@ export class BrowserPool implements PageRunner {
     this.current = generation;
     if (chromium.remoteEndpoint) this.watchRemote(generation);
     generation.supply.refill();
-    this.options.logger.info({ pid: chromium.pid, userDataDir: chromium.userDataDir, remoteEndpoint: chromium.remoteEndpoint }, 'Chromium started');
+    const executablePath = chromium.remoteEndpoint ? undefined : this.options.executablePath;
+    this.options.logger.info({ pid: chromium.pid, executablePath, userDataDir: chromium.userDataDir, remoteEndpoint: chromium.remoteEndpoint }, 'Chromium started');
     return generation;
   }
 

@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
-import { readdir, readFile } from 'node:fs/promises';
+import { constants } from 'node:fs';
+import { access, readdir, readFile } from 'node:fs/promises';
 import { fileURLToPath } from 'node:url';
 import { type Browser, chromium } from 'playwright-core';
 
@@ -153,6 +154,10 @@ const RUN_AS_USER_SCRIPT = fileURLToPath(new URL('../../scripts/chromium-as-user
 const BROWSER_ENV_NAMES = ['PATH', 'LANG', 'LANGUAGE', 'LC_ALL', 'LC_CTYPE', 'TZ', 'FONTCONFIG_PATH', 'FONTCONFIG_FILE', 'TMPDIR'];
 
 export async function launchChromium(options: ChromiumLaunchOptions): Promise<ChromiumProcess> {
+  // Checked here, as the launcher script would only report it as its own exit code 127 (root).
+  await access(options.executablePath, constants.X_OK).catch((error: unknown) => {
+    throw new Error(missingChromiumMessage(options.executablePath), { cause: error });
+  });
   const marker = randomUUID();
   const env: Record<string, string> = {};
   for (const name of BROWSER_ENV_NAMES) if (process.env[name] !== undefined) env[name] = process.env[name] as string;
@@ -176,6 +181,14 @@ export async function launchChromium(options: ChromiumLaunchOptions): Promise<Ch
     });
   const found = await findBrowserProcess(marker);
   return { browser, pid: found?.pid, processGroup: found?.processGroup, userDataDir: found?.userDataDir };
+}
+
+/** What to do when CHROMIUM_PATH names nothing: the default is the headless shell, which a machine with only `chromium` lacks. */
+export const MISSING_CHROMIUM_ADVICE =
+  "install Debian's chromium-headless-shell (the default; scripts/ensure-deps.sh does), or set CHROMIUM_PATH to another Chromium, such as /usr/bin/chromium";
+
+export function missingChromiumMessage(executablePath: string): string {
+  return `Chromium not found at ${executablePath} (CHROMIUM_PATH): ${MISSING_CHROMIUM_ADVICE}`;
 }
 
 /** The operator's next step, for the failures a sandboxed launch can meet. */

@@ -97,10 +97,10 @@ export async function loadPage(
     get crashed() {
       return shown === page && activity.crashed;
     },
-    waitForLateContent: async () => {
+    waitForLateContent: async (stillWaiting) => {
       if (lateContentWaited || shown !== page) return false;
       lateContentWaited = true;
-      return waitForLateContent(page, activity, performance.now() + LATE_CONTENT_WAIT_MS + SETTLE_MAX_MS);
+      return waitForLateContent(page, activity, performance.now() + LATE_CONTENT_WAIT_MS + SETTLE_MAX_MS, stillWaiting);
     },
     stopWatching: () => activity.stop(),
     withoutScripts: async () => (main ? renderWithoutScripts(context, main, Math.max(STATIC_RENDER_MIN_MS, deadline - performance.now())) : undefined),
@@ -178,7 +178,7 @@ async function settle(
     warnings.push({ code: 'PAGE_NOT_SETTLED', message: `The page was still loading or changing ${seconds} s after its document was parsed; this is how it was then` });
   }
   if (!(await showsPlaceholder(page))) return false;
-  await waitForLateContent(page, activity, Math.min(deadline, performance.now() + LATE_CONTENT_WAIT_MS + QUIET_MS * 2));
+  await waitForLateContent(page, activity, Math.min(deadline, performance.now() + LATE_CONTENT_WAIT_MS + QUIET_MS * 2), () => showsPlaceholder(page));
   if (await showsPlaceholder(page)) {
     warnings.push({ code: 'LOADING_PLACEHOLDER', message: 'The page still shows a loading or browser-check placeholder' });
   }

@@ -251,12 +251,23 @@ const PLACEHOLDER_MAX_CHARS = 200;
  * A page showing a placeholder after it settled may still be filling itself (a timer, a late script):
  * waits for its DOM to change, up to `LATE_CONTENT_WAIT_MS`, then for it to settle again.
  * True when something changed.
+ *
+ * `stillWaiting` says whether the page still shows what the caller saw (nothing, a placeholder).
+ * It is asked once the DOM watch is in place, since the page may have changed between the caller's
+ * look and the watch (an extraction and a reading without scripts take hundreds of ms, and a
+ * timer 150 ms after `load` wrote the page in that time): a change before the watch is seen by
+ * that look, one after it by the watch, and none has to wait for a change that already happened.
  */
-export async function waitForLateContent(page: Page, activity: PageActivity, deadline: number): Promise<boolean> {
+export async function waitForLateContent(page: Page, activity: PageActivity, deadline: number, stillWaiting: () => Promise<boolean>): Promise<boolean> {
   if (activity.crashed) return false;
   const dom = await DomActivity.watch(page).catch(() => undefined);
   if (!dom) return false;
   try {
+    // A look that fails (the page is going away) changes nothing: the watch decides.
+    if (!(await stillWaiting().catch(() => true))) {
+      await waitUntilSettled(page, activity, deadline);
+      return true;
+    }
     const until = Math.min(deadline, performance.now() + LATE_CONTENT_WAIT_MS);
     while (performance.now() < until) {
       const state = await dom.state().catch(() => undefined);

@@ -107,8 +107,10 @@ export interface LoadedPage {
   /**
    * Once per load: gives a page that shows nothing yet a last chance to fill itself (waits for its
    * DOM to change, then to settle). True when something changed; false at once on a second call.
+   * `stillWaiting` looks at the page again, once the wait watches it: whether it still shows
+   * nothing (it may have filled itself since the caller read it).
    */
-  waitForLateContent(): Promise<boolean>;
+  waitForLateContent(stillWaiting: () => Promise<boolean>): Promise<boolean>;
   /**
    * The same document rendered again with scripts off (stylesheets only, nothing else loaded), in
    * the same context: for pages whose scripts hid, removed or never built their content.

@@ -17,6 +17,7 @@ import {
   processesOfBrowser,
 } from '../../src/browser/chromium-process.js';
 import { loadConfig } from '../../src/config.js';
+import { FULL_CHROMIUM_PATH } from '../../src/config/browser.js';
 import { apiClient } from '../helpers/client.js';
 import type { RecordingServer } from '../helpers/recording-server.js';
 import { startTestServer, type TestServer } from '../helpers/test-server.js';
@@ -58,22 +59,28 @@ describe('Chromium launch flags', () => {
     }
   });
 
+  // The full build (new headless) is where the UI is: the headless shell has no omnibox to turn off.
   it("repeats Playwright's own --disable-features list, which a plain Playwright launch still passes", async () => {
     const tag = `--pluck-test=${randomUUID()}`;
-    const browser = await chromium.launch({ executablePath: loadConfig({}).browser.chromiumPath, args: [...BASELINE_CHROMIUM_ARGS, tag] });
+    const browser = await chromium.launch({ executablePath: FULL_CHROMIUM_PATH, args: [...BASELINE_CHROMIUM_ARGS, tag] });
     try {
       expect(disabledFeatureSwitches(await commandLine({ tag }))).toEqual([`--disable-features=${PLAYWRIGHT_DISABLED_FEATURES.join(',')}`]);
-      // What the service's switch removes: without it, the page's window gets a WebUI omnibox popup.
+      // What the service's switch removes: without it, the full build's window gets a WebUI omnibox popup.
       expect(await browserUiTargets(browser)).toContainEqual(expect.stringMatching(/^chrome:\/\/omnibox-popup/));
     } finally {
       await browser.close();
     }
   });
 
-  it("starts the service's Chromium with one feature switch that keeps Playwright's features off, builds no browser UI and no frame per document", async () => {
-    const process = await launchChromium({ executablePath: loadConfig({}).browser.chromiumPath, proxyUrl: 'http://127.0.0.1:9', sandbox: false });
+  it.each([
+    ['the default build', loadConfig({}).browser.chromiumPath],
+    ['the full build', FULL_CHROMIUM_PATH],
+  ])("starts the service's Chromium (%s) with one feature switch that keeps Playwright's features off, builds no browser UI and no frame per document", async (_, executablePath) => {
+    const process = await launchChromium({ executablePath, proxyUrl: 'http://127.0.0.1:9', sandbox: false });
     launched.push(process);
     expect(process.pid).toBeDefined();
+    // That build itself ran (/usr/bin/chromium is Debian's wrapper script around /usr/lib/chromium/chromium).
+    expect(basename(readlinkSync(`/proc/${process.pid}/exe`))).toBe(basename(executablePath));
     const switches = disabledFeatureSwitches(await commandLine({ pid: process.pid ?? 0 }));
     expect(switches).toHaveLength(1);
     const features = (switches[0] ?? '').slice('--disable-features='.length).split(',');

@@ -6,7 +6,9 @@ import type { AppEnv } from '../../src/http/context.js';
 import { handleError } from '../../src/http/error-handler.js';
 import { AddressNotAllowed, HostUnresolvable } from '../../src/net/errors.js';
 import { apiClient } from '../helpers/client.js';
+import type { RecordingServer } from '../helpers/recording-server.js';
 import { startTestServer, type TestServer } from '../helpers/test-server.js';
+import { startFixtureSite } from '../web/fixtures.js';
 
 /** Renders what a route would answer if the engine threw `error`, through the real error handler. */
 async function answerFor(error: Error) {
@@ -52,13 +54,16 @@ describe('engine errors as API errors', () => {
 describe('/ready and the browser', () => {
   let server: TestServer;
   let broken: TestServer;
+  let site: RecordingServer;
   beforeAll(async () => {
+    site = await startFixtureSite();
     server = await startTestServer('sqlite');
-    broken = await startTestServer('sqlite', { CHROMIUM_PATH: '/nonexistent/chromium' });
+    broken = await startTestServer('sqlite', { CHROMIUM_PATH: '/nonexistent/chromium', ALLOW_PRIVATE_HOSTS: site.hostPort });
   });
   afterAll(async () => {
     await server?.close();
     await broken?.close();
+    await site?.close();
   });
 
   it('reports the browser ready without launching Chromium', async () => {
@@ -72,5 +77,23 @@ describe('/ready and the browser', () => {
     const res = await apiClient(broken.baseUrl).get('/ready');
     expect(res.status, res.text).toBe(503);
     expect(res.body.checks).toMatchObject({ database: 'ok', browser: 'unavailable' });
+    // The operator learns what to do: at start (Chromium itself starts only on first use) and from /ready.
+    const warnings = broken.logs.map((line) => JSON.parse(line)).filter((entry) => entry.level === 40);
+    expect(warnings.find((entry) => entry.msg.startsWith('Chromium not found at CHROMIUM_PATH'))).toMatchObject({
+      chromiumPath: '/nonexistent/chromium',
+      msg: expect.stringContaining("install Debian's chromium-headless-shell"),
+    });
+    expect(warnings.find((entry) => entry.msg === 'readiness: browser unavailable')?.detail).toBe(
+      "Chromium not found at /nonexistent/chromium (CHROMIUM_PATH): install Debian's chromium-headless-shell (the default; scripts/ensure-deps.sh does), or set CHROMIUM_PATH to another Chromium, such as /usr/bin/chromium",
+    );
+  });
+
+  it('says how to fix a missing Chromium when a page needs it', async () => {
+    const api = apiClient(broken.baseUrl);
+    const { key } = await api.signUpWithKey();
+    const res = await api.post('/v1/web/content', { url: `${site.origin}/article` }, key);
+    expect(res.status, res.text).toBe(503);
+    const failure = broken.logs.map((line) => JSON.parse(line)).find((entry) => entry.msg === 'Chromium could not be started');
+    expect(failure?.err?.message).toContain('Chromium not found at /nonexistent/chromium (CHROMIUM_PATH): install');
   });
 });

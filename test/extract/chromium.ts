@@ -2,6 +2,7 @@ import { type Browser, chromium, type Page } from 'playwright-core';
 import { afterAll, beforeAll } from 'vitest';
 import { BASELINE_CHROMIUM_ARGS } from '../../scripts/baseline-chromium.js';
 import { FEATURE_LAUNCH_OPTIONS } from '../../src/browser/chromium-process.js';
+import { loadConfig } from '../../src/config.js';
 import { type ExtractOptions, extractMarkdown } from '../../src/extract/extract.js';
 
 /**
@@ -10,7 +11,7 @@ import { type ExtractOptions, extractMarkdown } from '../../src/extract/extract.
  */
 export function launchChromium(): Promise<Browser> {
   return chromium.launch({
-    executablePath: '/usr/bin/chromium',
+    executablePath: loadConfig({}).browser.chromiumPath,
     args: [...BASELINE_CHROMIUM_ARGS, ...FEATURE_LAUNCH_OPTIONS.args],
     ignoreDefaultArgs: FEATURE_LAUNCH_OPTIONS.ignoreDefaultArgs,
   });

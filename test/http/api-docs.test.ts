@@ -1,6 +1,7 @@
 import { type Browser, chromium } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { BASELINE_CHROMIUM_ARGS } from '../../scripts/baseline-chromium.js';
+import { loadConfig } from '../../src/config.js';
 import { startTestServer, type TestServer } from '../helpers/test-server.js';
 
 /** /docs on a machine without internet: everything it needs comes from Pluck itself. */
@@ -10,7 +11,7 @@ describe('the API reference at /docs', () => {
 
   beforeAll(async () => {
     server = await startTestServer('sqlite');
-    browser = await chromium.launch({ executablePath: '/usr/bin/chromium', args: BASELINE_CHROMIUM_ARGS });
+    browser = await chromium.launch({ executablePath: loadConfig({}).browser.chromiumPath, args: BASELINE_CHROMIUM_ARGS });
   });
   afterAll(async () => {
     await browser?.close();

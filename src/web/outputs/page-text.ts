@@ -49,8 +49,9 @@ export async function markdownOfPage(loaded: LoadedPage, options: ExtractOptions
       });
     }
   }
-  // Waiting costs seconds: only for nothing at all, or a placeholder, not for a short page.
-  if (isEmpty(result) && (await loaded.waitForLateContent())) {
+  // Waiting costs seconds: only for nothing at all, or a placeholder, not for a short page. The
+  // page is read again as the wait begins: it may have filled itself while it was being read.
+  if (isEmpty(result) && (await loaded.waitForLateContent(async () => isEmpty(await extractMarkdown(loaded.page, options))))) {
     const later = await extractMarkdown(loaded.page, options);
     if (later.wordCount > result.wordCount) result = later;
   }
