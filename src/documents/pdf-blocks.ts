@@ -154,11 +154,18 @@ function sameFlow(above: TextLine, line: TextLine, geometry: Geometry): boolean 
   return gap > 0 && gap <= PARAGRAPH_GAP_RATIO * Math.max(geometry.pitch, 1.1 * line.size);
 }
 
+/**
+ * The first word's width is estimated from its line's average character, which is off by a
+ * fifth either way for a short line ("followed it." is narrower per letter than "followed"):
+ * a line counts as broken early only when the word would have fitted with this much to spare.
+ */
+const FIT_MARGIN = 1.25;
+
 /** Whether `above` ended before its column's edge for a reason: `line`'s first word would have fitted after it. */
 function brokeEarly(above: TextLine, line: TextLine, geometry: Geometry): boolean {
   const firstWord = line.text.split(' ')[0] ?? '';
   const charWidth = (line.x1 - line.x0) / Math.max(1, line.text.length);
-  return above.x1 + charWidth * (firstWord.length + 1) < regionOf(above, geometry).right - 1;
+  return above.x1 + FIT_MARGIN * charWidth * (firstWord.length + 1) < regionOf(above, geometry).right - 1;
 }
 
 function continuesParagraph(above: TextLine, line: TextLine, geometry: Geometry): boolean {

@@ -22,7 +22,7 @@ Rivers carry water, sediment and dissolved minerals from the uplands to the sea,
 
 A hydrologist measures discharge by multiplying the cross-sectional area of the channel by the mean velocity of the water, usually at several verticals across the stream, and then sums the parts.
 
-- Current meters on wading rods
+- Current meters on wading rods, lowered at each vertical to six tenths of the depth, where the velocity is closest to the mean of the whole column
 - Acoustic Doppler profilers from a boat
 - Dye dilution in small mountain streams
 
@@ -30,7 +30,7 @@ A hydrologist measures discharge by multiplying the cross-sectional area of the 
 
 1. Choose a straight reach
 2. Stretch a tag line across the channel
-3. Record depth and velocity at each vertical
+3. Record depth and velocity at each vertical, and note the time, the weather and anything that may have disturbed the flow
 
 | River | Length (km) | Mouth |
 | --- | --- | --- |
