@@ -1,4 +1,4 @@
-import type { DocumentKind } from './body-kind.js';
+import { parseContentType, type DocumentKind } from './classify.js';
 import { DocumentReadAborted, DocumentTooLarge } from './document-errors.js';
 import { createWarmWorkers, freshWorkers, readInThread, type WorkerSource } from './document-thread.js';
 import { cutMarkdown, type DocumentReading } from './reading.js';
@@ -11,6 +11,8 @@ import { readText } from './text-document.js';
  */
 
 export interface ReadDocumentOptions {
+  /** Text: the response's content type, whose charset decodes the text when the kind names none. */
+  contentType?: string | null;
   /** PDF only: the pages to read, 1-based and inclusive (the whole document by default). */
   pages?: { first?: number; last?: number };
   /** PDF only: read at most this many pages of the range; the answer then says `truncatedBy: 'maxPages'`. */
@@ -64,7 +66,7 @@ async function readWith(workers: WorkerSource, body: Uint8Array, kind: DocumentK
   if (options.maxBytes !== undefined && body.byteLength > options.maxBytes) {
     throw new DocumentTooLarge('bytes', options.maxBytes, `The document is ${body.byteLength} bytes, over the bound of ${options.maxBytes}`, body.byteLength);
   }
-  if (kind.kind === 'text') return readText(body, kind.format, kind.charset, options.maxChars);
+  if (kind.kind === 'text') return readText(body, kind.format, kind.charset ?? parseContentType(options.contentType).charset, options.maxChars);
   if (options.signal?.aborted) throw new DocumentReadAborted({ cause: options.signal.reason });
   const maxHeapMb = options.maxHeapMb ?? DOCUMENT_READ_DEFAULTS.maxHeapMb;
   const worker = await workers.take(kind.kind, maxHeapMb);

@@ -1,4 +1,4 @@
-import type { TextFormat } from './body-kind.js';
+import type { TextFormat } from './classify.js';
 import { csvMarkdown } from './csv.js';
 import { cutMarkdown, fenced, firstHeading, type DocumentReading } from './reading.js';
 

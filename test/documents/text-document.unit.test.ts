@@ -59,6 +59,11 @@ describe('text documents', () => {
     expect(decodeText(utf8('naïve'), 'no-such-charset')).toBe('naïve');
   });
 
+  it('takes the charset from the content type when the kind names none', async () => {
+    const reading = await readDocument(new Uint8Array([0x93, 0x71, 0x94]), { kind: 'text', format: 'plain' }, { contentType: 'text/plain; charset=windows-1252' });
+    expect(reading.markdown).toBe('“q”');
+  });
+
   it('cuts at maxChars and says so, closing a fence it cut open', async () => {
     const plain = await read('abcdefghij', 'plain', { maxChars: 4 });
     expect(plain).toMatchObject({ markdown: 'abcd', truncated: true, truncatedBy: 'maxChars' });

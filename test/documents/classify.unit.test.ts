@@ -1,11 +1,11 @@
 import { readFileSync } from 'node:fs';
 import { zipSync, strToU8 } from 'fflate';
 import { describe, expect, it } from 'vitest';
-import { classifyBody, classifyZip, dispositionFileName, parseContentType, type BodyFacts } from '../../src/documents/body-kind.js';
+import { classifyBody, classifyZip, dispositionFileName, parseContentType, type BodyFacts } from '../../src/documents/classify.js';
 
 const fixture = (name: string) => new Uint8Array(readFileSync(new URL(`../fixtures/documents/${name}`, import.meta.url)));
 const text = (value: string) => new TextEncoder().encode(value);
-const classify = (facts: Partial<BodyFacts>) => classifyBody({ head: new Uint8Array(), ...facts });
+const classify = (facts: BodyFacts) => classifyBody({ head: new Uint8Array(), ...facts });
 
 const PDF_HEAD = fixture('report.pdf').subarray(0, 1024);
 const DOCX = fixture('garden.docx');
@@ -126,6 +126,18 @@ describe('classifyBody when the type says nothing', () => {
       kind: 'text',
       format: 'plain',
     });
+  });
+});
+
+describe('classifyBody given the whole body', () => {
+  it('tells a zip apart at once', () => {
+    expect(classifyBody({ contentType: 'application/octet-stream', body: DOCX })).toEqual({ kind: 'docx' });
+    const photos = zipSync({ 'a.jpg': new Uint8Array([0xff, 0xd8, 0xff, 0]) });
+    expect(classifyBody({ contentType: 'application/octet-stream', body: photos })).toEqual({ kind: 'unsupported', mediaType: 'application/zip', family: 'archive' });
+  });
+
+  it('sniffs the start of it', () => {
+    expect(classifyBody({ contentType: 'application/octet-stream', body: fixture('report.pdf') })).toEqual({ kind: 'pdf' });
   });
 });
 

@@ -17,15 +17,15 @@ export type { UnsupportedFamily };
 /** A body this module reads, as `readDocument` takes it. */
 export type DocumentKind = { kind: 'pdf' } | { kind: 'docx' } | { kind: 'text'; format: TextFormat; charset?: string };
 
-export type BodyKind =
-  | { kind: 'html' }
-  | DocumentKind
-  /**
-   * A zip archive whose head does not say whether it is a DOCX: its central directory, at the
-   * end of the body, does. Pass the whole body to `classifyZip`.
-   */
-  | { kind: 'zip' }
-  | { kind: 'unsupported'; mediaType: string; family: UnsupportedFamily };
+/** What a whole body is. */
+export type BodyKind = { kind: 'html' } | DocumentKind | { kind: 'unsupported'; mediaType: string; family: UnsupportedFamily };
+
+/**
+ * A zip archive whose first bytes do not say whether it is a DOCX: its central directory, at
+ * the end of the body, does. Answered only when the body itself was not given; pass it to
+ * `classifyZip` once it has arrived.
+ */
+export type ZipPending = { kind: 'zip' };
 
 export interface BodyFacts {
   /** The response's `content-type` header, as sent. */
@@ -34,8 +34,10 @@ export interface BodyFacts {
   contentDisposition?: string | null;
   /** The URL the body came from (after redirects): its extension is the last hint. */
   url?: string;
-  /** The body's first bytes: a kilobyte is enough (more is fine, fewer weakens the sniffing). */
-  head: Uint8Array;
+  /** The body's first bytes, when the rest has not arrived: a kilobyte is enough. */
+  head?: Uint8Array;
+  /** The whole body, once it has arrived: its start is sniffed, and a zip is told apart here. */
+  body?: Uint8Array;
 }
 
 const DOCX_TYPE = 'application/vnd.openxmlformats-officedocument.wordprocessingml.document';
@@ -116,14 +118,21 @@ function family(name: UnsupportedFamily, types: Record<string, string>): Record<
 /** The most of the head that is looked at: signatures and markup openers sit in the first bytes. */
 const HEAD_WINDOW = 4096;
 
-/** What the response is, by its headers, its first bytes and its URL. */
-export function classifyBody(facts: BodyFacts): BodyKind {
+/** What the response is, by its headers, its first bytes and its URL; given the whole body, never `zip`. */
+export function classifyBody(facts: BodyFacts & { body: Uint8Array }): BodyKind;
+export function classifyBody(facts: BodyFacts): BodyKind | ZipPending;
+export function classifyBody(facts: BodyFacts): BodyKind | ZipPending {
+  const kind = classifyHead(facts);
+  return kind.kind === 'zip' && facts.body ? classifyZip(facts.body) : kind;
+}
+
+function classifyHead(facts: BodyFacts): BodyKind | ZipPending {
   const { mediaType, charset } = parseContentType(facts.contentType);
-  const head = facts.head.subarray(0, HEAD_WINDOW);
+  const head = (facts.head ?? facts.body ?? new Uint8Array()).subarray(0, HEAD_WINDOW);
   const signature = sniffSignature(head);
   const fileName = dispositionFileName(facts.contentDisposition);
   const named = extensionHint(fileName) ?? extensionHint(urlFileName(facts.url));
-  const withCharset = (kind: BodyKind): BodyKind => (kind.kind === 'text' && charset ? { ...kind, charset } : kind);
+  const withCharset = (kind: BodyKind | ZipPending): BodyKind | ZipPending => (kind.kind === 'text' && charset ? { ...kind, charset } : kind);
 
   // A download is whatever its bytes are; a server labels attachments carelessly.
   if (isAttachment(facts.contentDisposition) && signature) return fromSignature(signature, head, named);
@@ -132,7 +141,7 @@ export function classifyBody(facts: BodyFacts): BodyKind {
 }
 
 /** The kind the declared type gives, with the corrections the bytes force; null when the type is one nothing here knows. */
-function byDeclaredType(mediaType: string, signature: Signature | null, head: Uint8Array, named: Hint): BodyKind | null {
+function byDeclaredType(mediaType: string, signature: Signature | null, head: Uint8Array, named: Hint): BodyKind | ZipPending | null {
   // "%PDF-" never opens a web page: a PDF labelled as a page or as text is still a PDF.
   if (signature?.kind === 'pdf' && (mediaType.startsWith('text/') || mediaType === 'application/xhtml+xml')) return { kind: 'pdf' };
   if (mediaType === 'text/html' || mediaType === 'application/xhtml+xml') return { kind: 'html' };
@@ -161,7 +170,7 @@ function byDeclaredType(mediaType: string, signature: Signature | null, head: Ui
 }
 
 /** The kind the bytes give, then the names, then whether the bytes read as text. */
-function bySniffing(signature: Signature | null, head: Uint8Array, named: Hint): BodyKind {
+function bySniffing(signature: Signature | null, head: Uint8Array, named: Hint): BodyKind | ZipPending {
   if (signature) return fromSignature(signature, head, named);
   if (named) return named;
   if (!looksLikeText(head)) return { kind: 'unsupported', mediaType: 'application/octet-stream', family: 'binary' };
@@ -169,7 +178,7 @@ function bySniffing(signature: Signature | null, head: Uint8Array, named: Hint):
   return { kind: 'text', format: start.startsWith('{') || start.startsWith('[') ? 'json' : 'plain' };
 }
 
-function fromSignature(signature: Signature, head: Uint8Array, named: Hint): BodyKind {
+function fromSignature(signature: Signature, head: Uint8Array, named: Hint): BodyKind | ZipPending {
   switch (signature.kind) {
     case 'pdf':
     case 'html':
