@@ -81,10 +81,11 @@ export class DocumentReadAborted extends Error {
 
 /**
  * The document reader's errors as the API's codes; anything else is returned untouched (a bug:
- * the error handler answers 500). `pagesField` is the request field holding the page range, for
+ * the error handler answers 500). `firstPageField` is the path of the request field holding the
+ * range's first page, where the validation error points (`['document', 'firstPage']`).
  * the validation error's path.
  */
-export function documentAppError(error: unknown, pagesField: (string | number)[] = ['pages']): unknown {
+export function documentAppError(error: unknown, firstPageField: (string | number)[] = ['pages', 'first']): unknown {
   if (error instanceof UnsupportedDocument) {
     return new AppError('UNSUPPORTED_CONTENT_TYPE', error.message, { cause: error, details: { mediaType: error.mediaType, family: error.family } });
   }
@@ -100,7 +101,7 @@ export function documentAppError(error: unknown, pagesField: (string | number)[]
     return new AppError('DOCUMENT_TIMEOUT', error.message, { cause: error, details: { documentType: error.kind, timeoutMs: error.timeoutMs } });
   }
   if (error instanceof PageRangeOutsideDocument) {
-    return validationError([{ code: 'too_big', path: [...pagesField, 'first'], message: error.message }], error);
+    return validationError([{ code: 'too_big', path: firstPageField, message: error.message }], error);
   }
   if (error instanceof DocumentReadAborted) {
     return new AppError('CLIENT_CLOSED_REQUEST', error.message, { cause: error });

@@ -57,11 +57,11 @@ describe('documentAppError', () => {
   });
 
   it('answers a page range past the end as a validation error on the range field', () => {
-    const error = documentAppError(new PageRangeOutsideDocument(9, 4), ['pdf', 'pages']) as AppError;
+    const error = documentAppError(new PageRangeOutsideDocument(9, 4), ['document', 'firstPage']) as AppError;
     expect(error.code).toBe('VALIDATION_ERROR');
     expect(error.details).toEqual({
       name: 'ZodError',
-      issues: [{ code: 'too_big', path: ['pdf', 'pages', 'first'], message: 'The page range starts at page 9, but the document has 4 pages' }],
+      issues: [{ code: 'too_big', path: ['document', 'firstPage'], message: 'The page range starts at page 9, but the document has 4 pages' }],
     });
   });
 
