@@ -83,7 +83,6 @@ export class DocumentReadAborted extends Error {
  * The document reader's errors as the API's codes; anything else is returned untouched (a bug:
  * the error handler answers 500). `firstPageField` is the path of the request field holding the
  * range's first page, where the validation error points (`['document', 'firstPage']`).
- * the validation error's path.
  */
 export function documentAppError(error: unknown, firstPageField: (string | number)[] = ['pages', 'first']): unknown {
   if (error instanceof UnsupportedDocument) {
