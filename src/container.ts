@@ -113,6 +113,7 @@ export async function closeContext(ctx: AppContext): Promise<void> {
   await ctx.jobQueue?.close();
   await ctx.fileSweeper.stop();
   await ctx.browser.close();
+  await ctx.documents.close();
   await ctx.guardedFetch.close();
   await ctx.rateLimiter.close();
   await ctx.concurrency.close();

@@ -26,6 +26,15 @@ export const ERROR_STATUS = {
   UNSUPPORTED_MEDIA_TYPE: 415,
   VALIDATION_ERROR: 422,
   ACTION_FAILED: 422,
+  // A document URL answered with something Pluck reads no text from, or a document it cannot
+  // read within its bounds: the request was fine and so was the target's answer, so neither a
+  // 4xx about the request's shape nor a 5xx; the same document fails the same way every time.
+  UNSUPPORTED_CONTENT_TYPE: 422,
+  DOCUMENT_UNREADABLE: 422,
+  DOCUMENT_TOO_LARGE: 422,
+  // Not TARGET_TIMEOUT (504, charged): the target answered in time; our parse of what it sent
+  // ran out of its time bound, which a smaller page range avoids.
+  DOCUMENT_TIMEOUT: 422,
   // nginx's code for a client that closed its connection first: only ever seen in logs and metrics.
   CLIENT_CLOSED_REQUEST: 499 as ContentfulStatusCode,
   RATE_LIMIT_EXCEEDED: 429,

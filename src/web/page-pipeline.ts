@@ -12,6 +12,7 @@ import { AppError } from '../errors/app-error.js';
 import { validationError } from '../errors/validation-error.js';
 import type { ConcurrencyLimiter } from '../limits/concurrency-limiter.js';
 import type { AddressPolicy } from '../net/address-policy.js';
+import type { DocumentReader } from '../documents/read-document.js';
 import type { GuardedFetch } from '../net/guarded-fetch.js';
 import type { OutputRequest, PageOutputs, PageResult, StoredCapture } from './outputs.js';
 import { isEmptyMarkdownAnswer } from './outputs/markdown.js';
@@ -49,6 +50,7 @@ export interface PagePipelineDeps extends MeteredDeps {
   browser: PageRunner;
   /** The guarded fetch: a target read without the browser is fetched through the same address policy. */
   fetch: GuardedFetch;
+  documents: DocumentReader;
   billing: Billing;
   cache: ResultCache;
   concurrency: ConcurrencyLimiter;
@@ -73,6 +75,7 @@ export class PagePipeline {
     this.reader = new UrlReader({
       browser: deps.browser,
       fetch: deps.fetch,
+      documents: deps.documents,
       bounds: { answerMaxChars: web.answerMaxChars, staticMaxBytes: web.staticMaxBytes, navigationTimeoutMaxMs: deps.config.browser.navigationTimeoutMaxMs, documents: web.documents },
     });
   }

@@ -55,9 +55,14 @@ describe('import layers', () => {
   });
 
   it('keeps the engines, stores and backends free of http/ and web/', () => {
-    const low = ['browser', 'extract', 'net', 'db', 'redis', 'limits', 'cache', 'errors'];
+    const low = ['browser', 'extract', 'documents', 'net', 'db', 'redis', 'limits', 'cache', 'errors'];
     const isLow = (file: string) => low.some((folder) => file.startsWith(`${folder}/`)) && !isRouteLayer(file);
     expect(importsWhere(isLow, (target) => target.startsWith('http/') || target.startsWith('web/'))).toEqual([]);
+  });
+
+  it('keeps the document reader off the browser: it reads bytes someone else fetched', () => {
+    expect(graph.has('documents/read-document')).toBe(true);
+    expect(importsWhere(inFolder('documents'), (target) => target.startsWith('browser/'))).toEqual([]);
   });
 
   it('keeps the error type free of any transport', () => {

@@ -1,6 +1,7 @@
 import type { PageWarning } from '../../browser/types.js';
-import type { BodyKind } from '../../documents/classify.js';
-import { readDocument } from '../../documents/read-document.js';
+import type { DocumentKind } from '../../documents/classify.js';
+import { documentAppError } from '../../documents/document-errors.js';
+import type { DocumentReader } from '../../documents/read-document.js';
 import { AppError } from '../../errors/app-error.js';
 import { markdownText } from '../../extract/in-page/text.js';
 import type { FetchedTarget } from '../../net/target-fetch.js';
@@ -9,9 +10,8 @@ import { readingPlan } from '../outputs/table.js';
 import type { OutputRequest, PageOutputs } from '../outputs.js';
 import type { ReadRequest, UrlReading } from './url-reader.js';
 
-type DocumentKind = Exclude<BodyKind, { kind: 'html' | 'unsupported' }>;
-
 interface DocumentBounds {
+  maxBytes: number;
   maxPages: number;
   parseTimeoutMs: number;
   answerMaxChars: number;
@@ -35,22 +35,34 @@ export function refusesDocument(outputs: OutputRequest, kind: DocumentKind): App
 }
 
 /** The document engine: the fetched document parsed (src/documents), each output asked made of its text. */
-export async function readDocumentOutputs(request: ReadRequest, fetched: FetchedTarget, kind: DocumentKind, bounds: DocumentBounds): Promise<UrlReading> {
+export async function readDocumentOutputs(
+  reader: DocumentReader,
+  request: ReadRequest,
+  fetched: FetchedTarget,
+  kind: DocumentKind,
+  bounds: DocumentBounds,
+): Promise<UrlReading> {
   const asked = request.page.document ?? {};
   if (kind.kind === 'pdf' && asked.readPdf === false) {
     throw new AppError('UNSUPPORTED_CONTENT_TYPE', `${fetched.url} serves a PDF document, and PDF reading is turned off for this request (parsers without pdf)`, {
       details: { document: 'pdf' },
     });
   }
-  const read = await readDocument(fetched.body, kind, {
-    contentType: fetched.headers['content-type'],
-    pages: { first: asked.firstPage, last: asked.lastPage },
-    maxPages: Math.min(asked.maxPages ?? bounds.maxPages, bounds.maxPages),
-    timeoutMs: bounds.parseTimeoutMs,
-    maxChars: bounds.answerMaxChars,
-  });
+  const read = await reader
+    .read(fetched.body, kind, {
+      contentType: fetched.headers['content-type'],
+      pages: { first: asked.firstPage, last: asked.lastPage },
+      maxPages: Math.min(asked.maxPages ?? bounds.maxPages, bounds.maxPages),
+      maxBytes: bounds.maxBytes,
+      timeoutMs: bounds.parseTimeoutMs,
+      maxChars: bounds.answerMaxChars,
+      signal: request.signal,
+    })
+    .catch((error: unknown) => {
+      throw documentAppError(error, ['document', 'firstPage']);
+    });
   const warnings: PageWarning[] = [];
-  if (read.pages && read.pages.last < read.pages.total && asked.lastPage === undefined) {
+  if (read.truncatedBy === 'maxPages' && read.pages) {
     warnings.push({
       code: 'ANSWER_TRUNCATED',
       message: `Pages ${read.pages.first}-${read.pages.last} of ${read.pages.total} were read (the page cap: document.maxPages or DOCUMENT_MAX_PAGES)`,

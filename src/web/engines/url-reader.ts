@@ -2,7 +2,9 @@ import type { Logger } from 'pino';
 import type { ContextOptions, LoadedPage, LoadOptions, PageClaim, PageRunner, PageWarning } from '../../browser/types.js';
 import { navigationTimeout } from '../../browser/page-loader.js';
 import { RequestAborted, TargetUnreachable } from '../../browser/types.js';
-import { type BodyKind, classifyBody } from '../../documents/classify.js';
+import { type BodyKind, classifyBody, type DocumentKind } from '../../documents/classify.js';
+import { documentAppError, UnsupportedDocument } from '../../documents/document-errors.js';
+import type { DocumentReader } from '../../documents/read-document.js';
 import { AppError } from '../../errors/app-error.js';
 import type { FileType } from '../../files/file.service.js';
 import type { GuardedFetch } from '../../net/guarded-fetch.js';
@@ -42,6 +44,8 @@ export interface ReadRequest {
 
 export interface UrlReaderDeps {
   browser: PageRunner;
+  /** Parses documents off the event loop (src/documents): one for the process, its workers kept warm. */
+  documents: DocumentReader;
   fetch: GuardedFetch;
   bounds: { answerMaxChars: number; staticMaxBytes: number; navigationTimeoutMaxMs: number; documents: { maxBytes: number; maxPages: number; parseTimeoutMs: number } };
 }
@@ -96,7 +100,8 @@ export class UrlReader {
       if (!(error instanceof DocumentInBrowser) && !isDownload(error)) throw error;
       const fetched = await this.fetch(request, this.deps.bounds.documents.maxBytes);
       const kind = kindOf(fetched);
-      if (kind.kind === 'unsupported' || kind.kind === 'html') throw unsupported(fetched, kind.kind === 'html' ? { kind: 'unsupported', mediaType: 'text/html', family: 'binary' } : kind);
+      if (kind.kind === 'unsupported') throw unsupported(fetched, kind);
+      if (kind.kind === 'html') throw error;
       const refusal = refusesDocument(request.outputs, kind);
       if (refusal) throw refusal;
       return this.document(request, fetched, kind);
@@ -128,14 +133,14 @@ export class UrlReader {
     return engineSaid({ ...reading, warnings: [...incomplete, ...reading.warnings] }, 'static');
   }
 
-  private async document(request: ReadRequest, fetched: FetchedTarget, kind: Exclude<BodyKind, { kind: 'html' | 'unsupported' }>): Promise<UrlReading> {
+  private async document(request: ReadRequest, fetched: FetchedTarget, kind: DocumentKind): Promise<UrlReading> {
     const { documents, answerMaxChars } = this.deps.bounds;
     if (fetched.overLimit) {
       throw new AppError('DOCUMENT_TOO_LARGE', `${fetched.url} is larger than this service's bound of ${documents.maxBytes} bytes for documents (DOCUMENT_MAX_BYTES)`, {
         details: { maxBytes: documents.maxBytes },
       });
     }
-    return readDocumentOutputs(request, fetched, kind, { ...documents, answerMaxChars });
+    return readDocumentOutputs(this.deps.documents, request, fetched, kind, { ...documents, answerMaxChars });
   }
 
   private async fetch(request: ReadRequest, maxBytes: number): Promise<FetchedTarget> {
@@ -178,12 +183,11 @@ function kindOf(fetched: FetchedTarget): BodyKind {
   });
 }
 
-function unsupported(fetched: FetchedTarget, kind: Extract<BodyKind, { kind: 'unsupported' }>): AppError {
-  return new AppError(
-    'UNSUPPORTED_CONTENT_TYPE',
-    `${fetched.url} serves ${kind.mediaType} (${kind.family}), which has no text to read; pages, PDF, DOCX and text files are read`,
-    { details: { contentType: kind.mediaType } },
-  );
+/** A URL that serves what has no text to read: `${url} serves …`, as the document reader names it. */
+function unsupported(fetched: FetchedTarget, kind: Extract<BodyKind, { kind: 'unsupported' }>): unknown {
+  const error = documentAppError(new UnsupportedDocument(kind.mediaType, kind.family));
+  if (error instanceof AppError) error.message = `${fetched.url}: ${error.message}`;
+  return error;
 }
 
 /** The start of an HTML body as text, for the script-need signs (needs-scripts.ts). */
