@@ -31,7 +31,7 @@ describe('documents: a URL serving a PDF, a DOCX or text is read as one, everywh
       '/garden.docx': serve(fixture('garden.docx'), { 'content-type': DOCX }),
       '/notes.txt': serve('Plain notes.\n\nThe second paragraph of the plain notes.', { 'content-type': 'text/plain; charset=utf-8' }),
       '/data.json': serve('{"river":"Rhine","length":1230}', { 'content-type': 'application/json' }),
-      '/docs/': serve(`<!doctype html><html><head><title>Docs</title></head><body><main><h1>Documents of the site</h1><p>${'The site keeps its reports as PDF files for readers who print them. '.repeat(4)}</p><a href="/report.pdf">The report</a></main></body></html>`, { 'content-type': 'text/html' }),
+      '/docs': serve(`<!doctype html><html><head><title>Docs</title></head><body><main><h1>Documents of the site</h1><p>${'The site keeps its reports as PDF files for readers who print them. '.repeat(4)}</p><a href="/report.pdf">The report</a></main></body></html>`, { 'content-type': 'text/html' }),
     });
     // report.pdf (30 KB) is within the bound; fifty-pages.pdf (42 KB) is over it.
     server = await startTestServer('sqlite', { ALLOW_PRIVATE_HOSTS: site.hostPort, DOCUMENT_MAX_BYTES: '36000' });
@@ -125,7 +125,7 @@ describe('documents: a URL serving a PDF, a DOCX or text is read as one, everywh
   });
 
   it('follows a link to a PDF in a crawl and reads it', async () => {
-    const created = await api.post('/v1/jobs/crawl', { url: `${site.origin}/docs/`, limit: 5, formats: ['markdown'] }, key);
+    const created = await api.post('/v1/jobs/crawl', { url: `${site.origin}/docs`, limit: 5, formats: ['markdown'] }, key);
     expect(created.status, created.text).toBe(201);
     let job: any;
     for (let tries = 0; tries < 120; tries += 1) {

@@ -135,9 +135,9 @@ export class UrlReader {
 
   private async document(request: ReadRequest, fetched: FetchedTarget, kind: DocumentKind): Promise<UrlReading> {
     const { documents, answerMaxChars } = this.deps.bounds;
-    if (fetched.overLimit) {
+    if (fetched.overLimit || fetched.body.byteLength > documents.maxBytes) {
       throw new AppError('DOCUMENT_TOO_LARGE', `${fetched.url} is larger than this service's bound of ${documents.maxBytes} bytes for documents (DOCUMENT_MAX_BYTES)`, {
-        details: { maxBytes: documents.maxBytes },
+        details: { bound: 'bytes', limit: documents.maxBytes },
       });
     }
     return readDocumentOutputs(this.deps.documents, request, fetched, kind, { ...documents, answerMaxChars });
