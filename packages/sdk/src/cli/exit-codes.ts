@@ -28,6 +28,11 @@ const TARGET_CODES = new Set([
   // An action the page did not let happen (no such element, its script threw or never ended).
   'ACTION_FAILED',
   'ACTION_TIMEOUT',
+  // What the URL serves cannot be read: an image, a locked or damaged document, one over a bound.
+  'UNSUPPORTED_CONTENT_TYPE',
+  'DOCUMENT_UNREADABLE',
+  'DOCUMENT_TOO_LARGE',
+  'DOCUMENT_TIMEOUT',
   'VIDEO_NOT_FOUND',
   'CAPTIONS_NOT_FOUND',
   'LANGUAGE_NOT_AVAILABLE',

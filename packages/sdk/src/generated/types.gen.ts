@@ -376,6 +376,14 @@ export type FirecrawlDocumentMetadata = {
     url: string;
     statusCode: number;
     contentType?: string;
+    /**
+     * A PDF's page count
+     */
+    numPages?: number;
+    /**
+     * Pluck's: how the URL was read (a document parsed, HTML without its scripts, or the scripted browser)
+     */
+    engine?: 'document' | 'static' | 'browser';
     scrapeId?: string;
     cacheState?: 'hit' | 'miss';
     creditsUsed?: number;
@@ -521,6 +529,13 @@ export type FirecrawlV1CrawlRequest = {
          * Actions on the page once it has loaded, in order, before the outputs are read: wait {milliseconds | selector}, click {selector, all?}, write {text}, press {key}, scroll {direction?, selector?}, screenshot {fullPage?, quality?, viewport?}, scrape, executeJavascript {script}, pdf {format?, landscape?, scale?}. At most 50, waits 60 s in all, 10 screenshots, 5 PDFs, 10 scrapes; see docs/page-operations.md
          */
         actions?: Array<PageAction>;
+        /**
+         * How documents are read. Unset or ['pdf'] (the default): a PDF's text is read as markdown; {type: 'pdf', maxPages} reads its first pages only; [] turns PDF reading off (a PDF URL is then refused with UNSUPPORTED_CONTENT_TYPE). DOCX and text files are read either way
+         */
+        parsers?: Array<'pdf' | {
+            type: 'pdf';
+            maxPages?: number;
+        }>;
         /**
          * Accept a cached result up to this many milliseconds old (capped by CACHE_TTL_SECONDS); 0 bypasses the cache
          */
@@ -673,6 +688,13 @@ export type FirecrawlBatchScrapeRequest = {
      * Actions on the page once it has loaded, in order, before the outputs are read: wait {milliseconds | selector}, click {selector, all?}, write {text}, press {key}, scroll {direction?, selector?}, screenshot {fullPage?, quality?, viewport?}, scrape, executeJavascript {script}, pdf {format?, landscape?, scale?}. At most 50, waits 60 s in all, 10 screenshots, 5 PDFs, 10 scrapes; see docs/page-operations.md
      */
     actions?: Array<PageAction>;
+    /**
+     * How documents are read. Unset or ['pdf'] (the default): a PDF's text is read as markdown; {type: 'pdf', maxPages} reads its first pages only; [] turns PDF reading off (a PDF URL is then refused with UNSUPPORTED_CONTENT_TYPE). DOCX and text files are read either way
+     */
+    parsers?: Array<'pdf' | {
+        type: 'pdf';
+        maxPages?: number;
+    }>;
     /**
      * Accept a cached result up to this many milliseconds old (capped by CACHE_TTL_SECONDS); 0 bypasses the cache
      */
@@ -893,6 +915,13 @@ export type FirecrawlCrawlRequest = {
          * Actions on the page once it has loaded, in order, before the outputs are read: wait {milliseconds | selector}, click {selector, all?}, write {text}, press {key}, scroll {direction?, selector?}, screenshot {fullPage?, quality?, viewport?}, scrape, executeJavascript {script}, pdf {format?, landscape?, scale?}. At most 50, waits 60 s in all, 10 screenshots, 5 PDFs, 10 scrapes; see docs/page-operations.md
          */
         actions?: Array<PageAction>;
+        /**
+         * How documents are read. Unset or ['pdf'] (the default): a PDF's text is read as markdown; {type: 'pdf', maxPages} reads its first pages only; [] turns PDF reading off (a PDF URL is then refused with UNSUPPORTED_CONTENT_TYPE). DOCX and text files are read either way
+         */
+        parsers?: Array<'pdf' | {
+            type: 'pdf';
+            maxPages?: number;
+        }>;
         /**
          * Accept a cached result up to this many milliseconds old (capped by CACHE_TTL_SECONDS); 0 bypasses the cache
          */
@@ -2007,6 +2036,21 @@ export type PostV1WebScreenshotData = {
          */
         maxAge?: number;
         /**
+         * How the URL is read. `auto` (the default): a document (PDF, DOCX, text) is parsed; HTML that shows its text without scripts is rendered without them (much cheaper), and loaded by the browser with its scripts when it needs them (an app's empty shell, too little text) or when an option does (screenshot, pdf, waitForSelector, waitUntil, waitTime, session). `static`: never run the page's scripts. `browser`: always load the page with its scripts. `metadata.engine` says which way was taken
+         */
+        engine?: 'auto' | 'static' | 'browser';
+        /**
+         * For a PDF: the pages to read (1-based, inclusive). Ignored for other targets
+         */
+        document?: {
+            firstPage?: number;
+            lastPage?: number;
+            /**
+             * Read at most this many pages (capped by DOCUMENT_MAX_PAGES)
+             */
+            maxPages?: number;
+        };
+        /**
          * Actions on the page once it has loaded, in order, before the outputs are read: wait {milliseconds | selector}, click {selector, all?}, write {text}, press {key}, scroll {direction?, selector?}, screenshot {fullPage?, quality?, viewport?}, scrape, executeJavascript {script}, pdf {format?, landscape?, scale?}. At most 50, waits 60 s in all, 10 screenshots, 5 PDFs, 10 scrapes; see docs/page-operations.md
          */
         actions?: Array<PageAction>;
@@ -2165,6 +2209,21 @@ export type PostV1WebPdfData = {
          */
         maxAge?: number;
         /**
+         * How the URL is read. `auto` (the default): a document (PDF, DOCX, text) is parsed; HTML that shows its text without scripts is rendered without them (much cheaper), and loaded by the browser with its scripts when it needs them (an app's empty shell, too little text) or when an option does (screenshot, pdf, waitForSelector, waitUntil, waitTime, session). `static`: never run the page's scripts. `browser`: always load the page with its scripts. `metadata.engine` says which way was taken
+         */
+        engine?: 'auto' | 'static' | 'browser';
+        /**
+         * For a PDF: the pages to read (1-based, inclusive). Ignored for other targets
+         */
+        document?: {
+            firstPage?: number;
+            lastPage?: number;
+            /**
+             * Read at most this many pages (capped by DOCUMENT_MAX_PAGES)
+             */
+            maxPages?: number;
+        };
+        /**
          * Actions on the page once it has loaded, in order, before the outputs are read: wait {milliseconds | selector}, click {selector, all?}, write {text}, press {key}, scroll {direction?, selector?}, screenshot {fullPage?, quality?, viewport?}, scrape, executeJavascript {script}, pdf {format?, landscape?, scale?}. At most 50, waits 60 s in all, 10 screenshots, 5 PDFs, 10 scrapes; see docs/page-operations.md
          */
         actions?: Array<PageAction>;
@@ -2314,6 +2373,21 @@ export type PostV1WebContentData = {
          */
         maxAge?: number;
         /**
+         * How the URL is read. `auto` (the default): a document (PDF, DOCX, text) is parsed; HTML that shows its text without scripts is rendered without them (much cheaper), and loaded by the browser with its scripts when it needs them (an app's empty shell, too little text) or when an option does (screenshot, pdf, waitForSelector, waitUntil, waitTime, session). `static`: never run the page's scripts. `browser`: always load the page with its scripts. `metadata.engine` says which way was taken
+         */
+        engine?: 'auto' | 'static' | 'browser';
+        /**
+         * For a PDF: the pages to read (1-based, inclusive). Ignored for other targets
+         */
+        document?: {
+            firstPage?: number;
+            lastPage?: number;
+            /**
+             * Read at most this many pages (capped by DOCUMENT_MAX_PAGES)
+             */
+            maxPages?: number;
+        };
+        /**
          * Actions on the page once it has loaded, in order, before the outputs are read: wait {milliseconds | selector}, click {selector, all?}, write {text}, press {key}, scroll {direction?, selector?}, screenshot {fullPage?, quality?, viewport?}, scrape, executeJavascript {script}, pdf {format?, landscape?, scale?}. At most 50, waits 60 s in all, 10 screenshots, 5 PDFs, 10 scrapes; see docs/page-operations.md
          */
         actions?: Array<PageAction>;
@@ -2427,6 +2501,21 @@ export type PostV1WebContentResponses = {
                     [key: string]: string;
                 };
                 /**
+                 * How the URL was read: `document` (a PDF, DOCX or text file parsed), `static` (HTML rendered without its scripts) or `browser` (loaded with its scripts)
+                 */
+                engine?: 'document' | 'static' | 'browser';
+                /**
+                 * Present when the URL served a document: its kind, its pages and those read
+                 */
+                document?: {
+                    kind: 'pdf' | 'docx' | 'text';
+                    pageCount?: number;
+                    pagesRead?: {
+                        first: number;
+                        last: number;
+                    };
+                };
+                /**
                  * What the answer could not do as usual: PAGE_INCOMPLETE, PAGE_NOT_SETTLED, LOADING_PLACEHOLDER, RENDERED_WITHOUT_SCRIPTS, SIMPLIFIED_EXTRACTION, NO_CONTENT, ANSWER_TRUNCATED. Absent when there is nothing to say
                  */
                 warnings?: Array<{
@@ -2481,6 +2570,21 @@ export type PostV1WebMarkdownData = {
          * Accept a cached result up to this many seconds old (capped by CACHE_TTL_SECONDS); 0 bypasses the cache
          */
         maxAge?: number;
+        /**
+         * How the URL is read. `auto` (the default): a document (PDF, DOCX, text) is parsed; HTML that shows its text without scripts is rendered without them (much cheaper), and loaded by the browser with its scripts when it needs them (an app's empty shell, too little text) or when an option does (screenshot, pdf, waitForSelector, waitUntil, waitTime, session). `static`: never run the page's scripts. `browser`: always load the page with its scripts. `metadata.engine` says which way was taken
+         */
+        engine?: 'auto' | 'static' | 'browser';
+        /**
+         * For a PDF: the pages to read (1-based, inclusive). Ignored for other targets
+         */
+        document?: {
+            firstPage?: number;
+            lastPage?: number;
+            /**
+             * Read at most this many pages (capped by DOCUMENT_MAX_PAGES)
+             */
+            maxPages?: number;
+        };
         /**
          * Actions on the page once it has loaded, in order, before the outputs are read: wait {milliseconds | selector}, click {selector, all?}, write {text}, press {key}, scroll {direction?, selector?}, screenshot {fullPage?, quality?, viewport?}, scrape, executeJavascript {script}, pdf {format?, landscape?, scale?}. At most 50, waits 60 s in all, 10 screenshots, 5 PDFs, 10 scrapes; see docs/page-operations.md
          */
@@ -2607,6 +2711,21 @@ export type PostV1WebMarkdownResponses = {
                     [key: string]: string;
                 };
                 /**
+                 * How the URL was read: `document` (a PDF, DOCX or text file parsed), `static` (HTML rendered without its scripts) or `browser` (loaded with its scripts)
+                 */
+                engine?: 'document' | 'static' | 'browser';
+                /**
+                 * Present when the URL served a document: its kind, its pages and those read
+                 */
+                document?: {
+                    kind: 'pdf' | 'docx' | 'text';
+                    pageCount?: number;
+                    pagesRead?: {
+                        first: number;
+                        last: number;
+                    };
+                };
+                /**
                  * What the answer could not do as usual: PAGE_INCOMPLETE, PAGE_NOT_SETTLED, LOADING_PLACEHOLDER, RENDERED_WITHOUT_SCRIPTS, SIMPLIFIED_EXTRACTION, NO_CONTENT, ANSWER_TRUNCATED. Absent when there is nothing to say
                  */
                 warnings?: Array<{
@@ -2662,6 +2781,21 @@ export type PostV1WebLinksData = {
          * Accept a cached result up to this many seconds old (capped by CACHE_TTL_SECONDS); 0 bypasses the cache
          */
         maxAge?: number;
+        /**
+         * How the URL is read. `auto` (the default): a document (PDF, DOCX, text) is parsed; HTML that shows its text without scripts is rendered without them (much cheaper), and loaded by the browser with its scripts when it needs them (an app's empty shell, too little text) or when an option does (screenshot, pdf, waitForSelector, waitUntil, waitTime, session). `static`: never run the page's scripts. `browser`: always load the page with its scripts. `metadata.engine` says which way was taken
+         */
+        engine?: 'auto' | 'static' | 'browser';
+        /**
+         * For a PDF: the pages to read (1-based, inclusive). Ignored for other targets
+         */
+        document?: {
+            firstPage?: number;
+            lastPage?: number;
+            /**
+             * Read at most this many pages (capped by DOCUMENT_MAX_PAGES)
+             */
+            maxPages?: number;
+        };
         /**
          * Actions on the page once it has loaded, in order, before the outputs are read: wait {milliseconds | selector}, click {selector, all?}, write {text}, press {key}, scroll {direction?, selector?}, screenshot {fullPage?, quality?, viewport?}, scrape, executeJavascript {script}, pdf {format?, landscape?, scale?}. At most 50, waits 60 s in all, 10 screenshots, 5 PDFs, 10 scrapes; see docs/page-operations.md
          */
@@ -2776,6 +2910,21 @@ export type PostV1WebLinksResponses = {
                     [key: string]: string;
                 };
                 /**
+                 * How the URL was read: `document` (a PDF, DOCX or text file parsed), `static` (HTML rendered without its scripts) or `browser` (loaded with its scripts)
+                 */
+                engine?: 'document' | 'static' | 'browser';
+                /**
+                 * Present when the URL served a document: its kind, its pages and those read
+                 */
+                document?: {
+                    kind: 'pdf' | 'docx' | 'text';
+                    pageCount?: number;
+                    pagesRead?: {
+                        first: number;
+                        last: number;
+                    };
+                };
+                /**
                  * What the answer could not do as usual: PAGE_INCOMPLETE, PAGE_NOT_SETTLED, LOADING_PLACEHOLDER, RENDERED_WITHOUT_SCRIPTS, SIMPLIFIED_EXTRACTION, NO_CONTENT, ANSWER_TRUNCATED. Absent when there is nothing to say
                  */
                 warnings?: Array<{
@@ -2831,6 +2980,21 @@ export type PostV1WebPageData = {
          * Accept a cached result up to this many seconds old (capped by CACHE_TTL_SECONDS); 0 bypasses the cache
          */
         maxAge?: number;
+        /**
+         * How the URL is read. `auto` (the default): a document (PDF, DOCX, text) is parsed; HTML that shows its text without scripts is rendered without them (much cheaper), and loaded by the browser with its scripts when it needs them (an app's empty shell, too little text) or when an option does (screenshot, pdf, waitForSelector, waitUntil, waitTime, session). `static`: never run the page's scripts. `browser`: always load the page with its scripts. `metadata.engine` says which way was taken
+         */
+        engine?: 'auto' | 'static' | 'browser';
+        /**
+         * For a PDF: the pages to read (1-based, inclusive). Ignored for other targets
+         */
+        document?: {
+            firstPage?: number;
+            lastPage?: number;
+            /**
+             * Read at most this many pages (capped by DOCUMENT_MAX_PAGES)
+             */
+            maxPages?: number;
+        };
         /**
          * Actions on the page once it has loaded, in order, before the outputs are read: wait {milliseconds | selector}, click {selector, all?}, write {text}, press {key}, scroll {direction?, selector?}, screenshot {fullPage?, quality?, viewport?}, scrape, executeJavascript {script}, pdf {format?, landscape?, scale?}. At most 50, waits 60 s in all, 10 screenshots, 5 PDFs, 10 scrapes; see docs/page-operations.md
          */
@@ -3104,6 +3268,21 @@ export type PostV1WebPageResponses = {
                     [key: string]: string;
                 };
                 /**
+                 * How the URL was read: `document` (a PDF, DOCX or text file parsed), `static` (HTML rendered without its scripts) or `browser` (loaded with its scripts)
+                 */
+                engine?: 'document' | 'static' | 'browser';
+                /**
+                 * Present when the URL served a document: its kind, its pages and those read
+                 */
+                document?: {
+                    kind: 'pdf' | 'docx' | 'text';
+                    pageCount?: number;
+                    pagesRead?: {
+                        first: number;
+                        last: number;
+                    };
+                };
+                /**
                  * What the answer could not do as usual: PAGE_INCOMPLETE, PAGE_NOT_SETTLED, LOADING_PLACEHOLDER, RENDERED_WITHOUT_SCRIPTS, SIMPLIFIED_EXTRACTION, NO_CONTENT, ANSWER_TRUNCATED. Absent when there is nothing to say
                  */
                 warnings?: Array<{
@@ -3267,6 +3446,21 @@ export type PostV1WebScrapeData = {
          */
         maxAge?: number;
         /**
+         * How the URL is read. `auto` (the default): a document (PDF, DOCX, text) is parsed; HTML that shows its text without scripts is rendered without them (much cheaper), and loaded by the browser with its scripts when it needs them (an app's empty shell, too little text) or when an option does (screenshot, pdf, waitForSelector, waitUntil, waitTime, session). `static`: never run the page's scripts. `browser`: always load the page with its scripts. `metadata.engine` says which way was taken
+         */
+        engine?: 'auto' | 'static' | 'browser';
+        /**
+         * For a PDF: the pages to read (1-based, inclusive). Ignored for other targets
+         */
+        document?: {
+            firstPage?: number;
+            lastPage?: number;
+            /**
+             * Read at most this many pages (capped by DOCUMENT_MAX_PAGES)
+             */
+            maxPages?: number;
+        };
+        /**
          * Actions on the page once it has loaded, in order, before the outputs are read: wait {milliseconds | selector}, click {selector, all?}, write {text}, press {key}, scroll {direction?, selector?}, screenshot {fullPage?, quality?, viewport?}, scrape, executeJavascript {script}, pdf {format?, landscape?, scale?}. At most 50, waits 60 s in all, 10 screenshots, 5 PDFs, 10 scrapes; see docs/page-operations.md
          */
         actions?: Array<PageAction>;
@@ -3399,6 +3593,21 @@ export type PostV1WebScrapeResponses = {
                     [key: string]: string;
                 };
                 /**
+                 * How the URL was read: `document` (a PDF, DOCX or text file parsed), `static` (HTML rendered without its scripts) or `browser` (loaded with its scripts)
+                 */
+                engine?: 'document' | 'static' | 'browser';
+                /**
+                 * Present when the URL served a document: its kind, its pages and those read
+                 */
+                document?: {
+                    kind: 'pdf' | 'docx' | 'text';
+                    pageCount?: number;
+                    pagesRead?: {
+                        first: number;
+                        last: number;
+                    };
+                };
+                /**
                  * What the answer could not do as usual: PAGE_INCOMPLETE, PAGE_NOT_SETTLED, LOADING_PLACEHOLDER, RENDERED_WITHOUT_SCRIPTS, SIMPLIFIED_EXTRACTION, NO_CONTENT, ANSWER_TRUNCATED. Absent when there is nothing to say
                  */
                 warnings?: Array<{
@@ -3454,6 +3663,21 @@ export type PostV1WebAiExtractData = {
          * Accept a cached result up to this many seconds old (capped by CACHE_TTL_SECONDS); 0 bypasses the cache
          */
         maxAge?: number;
+        /**
+         * How the URL is read. `auto` (the default): a document (PDF, DOCX, text) is parsed; HTML that shows its text without scripts is rendered without them (much cheaper), and loaded by the browser with its scripts when it needs them (an app's empty shell, too little text) or when an option does (screenshot, pdf, waitForSelector, waitUntil, waitTime, session). `static`: never run the page's scripts. `browser`: always load the page with its scripts. `metadata.engine` says which way was taken
+         */
+        engine?: 'auto' | 'static' | 'browser';
+        /**
+         * For a PDF: the pages to read (1-based, inclusive). Ignored for other targets
+         */
+        document?: {
+            firstPage?: number;
+            lastPage?: number;
+            /**
+             * Read at most this many pages (capped by DOCUMENT_MAX_PAGES)
+             */
+            maxPages?: number;
+        };
         /**
          * Actions on the page once it has loaded, in order, before the outputs are read: wait {milliseconds | selector}, click {selector, all?}, write {text}, press {key}, scroll {direction?, selector?}, screenshot {fullPage?, quality?, viewport?}, scrape, executeJavascript {script}, pdf {format?, landscape?, scale?}. At most 50, waits 60 s in all, 10 screenshots, 5 PDFs, 10 scrapes; see docs/page-operations.md
          */
@@ -4065,6 +4289,21 @@ export type PostV1JobsBatchData = {
          */
         maxAge?: number;
         /**
+         * How the URL is read. `auto` (the default): a document (PDF, DOCX, text) is parsed; HTML that shows its text without scripts is rendered without them (much cheaper), and loaded by the browser with its scripts when it needs them (an app's empty shell, too little text) or when an option does (screenshot, pdf, waitForSelector, waitUntil, waitTime, session). `static`: never run the page's scripts. `browser`: always load the page with its scripts. `metadata.engine` says which way was taken
+         */
+        engine?: 'auto' | 'static' | 'browser';
+        /**
+         * For a PDF: the pages to read (1-based, inclusive). Ignored for other targets
+         */
+        document?: {
+            firstPage?: number;
+            lastPage?: number;
+            /**
+             * Read at most this many pages (capped by DOCUMENT_MAX_PAGES)
+             */
+            maxPages?: number;
+        };
+        /**
          * Actions on the page once it has loaded, in order, before the outputs are read: wait {milliseconds | selector}, click {selector, all?}, write {text}, press {key}, scroll {direction?, selector?}, screenshot {fullPage?, quality?, viewport?}, scrape, executeJavascript {script}, pdf {format?, landscape?, scale?}. At most 50, waits 60 s in all, 10 screenshots, 5 PDFs, 10 scrapes; see docs/page-operations.md
          */
         actions?: Array<PageAction>;
@@ -4296,6 +4535,21 @@ export type PostV1JobsCrawlData = {
          * Accept a cached result up to this many seconds old (capped by CACHE_TTL_SECONDS); 0 bypasses the cache
          */
         maxAge?: number;
+        /**
+         * How the URL is read. `auto` (the default): a document (PDF, DOCX, text) is parsed; HTML that shows its text without scripts is rendered without them (much cheaper), and loaded by the browser with its scripts when it needs them (an app's empty shell, too little text) or when an option does (screenshot, pdf, waitForSelector, waitUntil, waitTime, session). `static`: never run the page's scripts. `browser`: always load the page with its scripts. `metadata.engine` says which way was taken
+         */
+        engine?: 'auto' | 'static' | 'browser';
+        /**
+         * For a PDF: the pages to read (1-based, inclusive). Ignored for other targets
+         */
+        document?: {
+            firstPage?: number;
+            lastPage?: number;
+            /**
+             * Read at most this many pages (capped by DOCUMENT_MAX_PAGES)
+             */
+            maxPages?: number;
+        };
         /**
          * Actions on the page once it has loaded, in order, before the outputs are read: wait {milliseconds | selector}, click {selector, all?}, write {text}, press {key}, scroll {direction?, selector?}, screenshot {fullPage?, quality?, viewport?}, scrape, executeJavascript {script}, pdf {format?, landscape?, scale?}. At most 50, waits 60 s in all, 10 screenshots, 5 PDFs, 10 scrapes; see docs/page-operations.md
          */
@@ -4746,7 +5000,7 @@ export type GetV1JobsByIdDownloadResponse = GetV1JobsByIdDownloadResponses[keyof
 
 export type PostV1ScrapeData = {
     /**
-     * Firecrawl scrape options. Accepted and ignored: location, proxy, blockAds, skipTlsVerification, removeBase64Images, fastMode, parsers, storeInCache, zeroDataRetention, origin, integration
+     * Firecrawl scrape options. Accepted and ignored: location, proxy, blockAds, skipTlsVerification, removeBase64Images, fastMode, storeInCache, zeroDataRetention, origin, integration
      */
     body: {
         url: string;
@@ -4791,6 +5045,13 @@ export type PostV1ScrapeData = {
          * Actions on the page once it has loaded, in order, before the outputs are read: wait {milliseconds | selector}, click {selector, all?}, write {text}, press {key}, scroll {direction?, selector?}, screenshot {fullPage?, quality?, viewport?}, scrape, executeJavascript {script}, pdf {format?, landscape?, scale?}. At most 50, waits 60 s in all, 10 screenshots, 5 PDFs, 10 scrapes; see docs/page-operations.md
          */
         actions?: Array<PageAction>;
+        /**
+         * How documents are read. Unset or ['pdf'] (the default): a PDF's text is read as markdown; {type: 'pdf', maxPages} reads its first pages only; [] turns PDF reading off (a PDF URL is then refused with UNSUPPORTED_CONTENT_TYPE). DOCX and text files are read either way
+         */
+        parsers?: Array<'pdf' | {
+            type: 'pdf';
+            maxPages?: number;
+        }>;
         /**
          * Accept a cached result up to this many milliseconds old (capped by CACHE_TTL_SECONDS); 0 bypasses the cache
          */
@@ -4943,6 +5204,13 @@ export type PostV1SearchData = {
              */
             actions?: Array<PageAction>;
             /**
+             * How documents are read. Unset or ['pdf'] (the default): a PDF's text is read as markdown; {type: 'pdf', maxPages} reads its first pages only; [] turns PDF reading off (a PDF URL is then refused with UNSUPPORTED_CONTENT_TYPE). DOCX and text files are read either way
+             */
+            parsers?: Array<'pdf' | {
+                type: 'pdf';
+                maxPages?: number;
+            }>;
+            /**
              * Accept a cached result up to this many milliseconds old (capped by CACHE_TTL_SECONDS); 0 bypasses the cache
              */
             maxAge?: number;
@@ -5039,7 +5307,7 @@ export type PostV1SearchResponse = PostV1SearchResponses[keyof PostV1SearchRespo
 
 export type PostV2ScrapeData = {
     /**
-     * Firecrawl scrape options. Accepted and ignored: location, proxy, blockAds, skipTlsVerification, removeBase64Images, fastMode, parsers, storeInCache, zeroDataRetention, origin, integration
+     * Firecrawl scrape options. Accepted and ignored: location, proxy, blockAds, skipTlsVerification, removeBase64Images, fastMode, storeInCache, zeroDataRetention, origin, integration
      */
     body: {
         url: string;
@@ -5084,6 +5352,13 @@ export type PostV2ScrapeData = {
          * Actions on the page once it has loaded, in order, before the outputs are read: wait {milliseconds | selector}, click {selector, all?}, write {text}, press {key}, scroll {direction?, selector?}, screenshot {fullPage?, quality?, viewport?}, scrape, executeJavascript {script}, pdf {format?, landscape?, scale?}. At most 50, waits 60 s in all, 10 screenshots, 5 PDFs, 10 scrapes; see docs/page-operations.md
          */
         actions?: Array<PageAction>;
+        /**
+         * How documents are read. Unset or ['pdf'] (the default): a PDF's text is read as markdown; {type: 'pdf', maxPages} reads its first pages only; [] turns PDF reading off (a PDF URL is then refused with UNSUPPORTED_CONTENT_TYPE). DOCX and text files are read either way
+         */
+        parsers?: Array<'pdf' | {
+            type: 'pdf';
+            maxPages?: number;
+        }>;
         /**
          * Accept a cached result up to this many milliseconds old (capped by CACHE_TTL_SECONDS); 0 bypasses the cache
          */
@@ -5235,6 +5510,13 @@ export type PostV2SearchData = {
              * Actions on the page once it has loaded, in order, before the outputs are read: wait {milliseconds | selector}, click {selector, all?}, write {text}, press {key}, scroll {direction?, selector?}, screenshot {fullPage?, quality?, viewport?}, scrape, executeJavascript {script}, pdf {format?, landscape?, scale?}. At most 50, waits 60 s in all, 10 screenshots, 5 PDFs, 10 scrapes; see docs/page-operations.md
              */
             actions?: Array<PageAction>;
+            /**
+             * How documents are read. Unset or ['pdf'] (the default): a PDF's text is read as markdown; {type: 'pdf', maxPages} reads its first pages only; [] turns PDF reading off (a PDF URL is then refused with UNSUPPORTED_CONTENT_TYPE). DOCX and text files are read either way
+             */
+            parsers?: Array<'pdf' | {
+                type: 'pdf';
+                maxPages?: number;
+            }>;
             /**
              * Accept a cached result up to this many milliseconds old (capped by CACHE_TTL_SECONDS); 0 bypasses the cache
              */
