@@ -223,7 +223,8 @@ describe('remote browser over CDP (BROWSER_WS_ENDPOINT)', () => {
   });
 
   it('fails requests with a 503 when the remote browser dies, and uses a browser restarted on the same port', { timeout: 60_000 }, async () => {
-    const inFlight = api.post('/v1/web/markdown', { url: `${site.origin}/hang` }, key);
+    // In the browser: under engine auto the hanging target would be waited for by the server's own fetch.
+    const inFlight = api.post('/v1/web/markdown', { url: `${site.origin}/hang`, engine: 'browser' }, key);
     await expect.poll(() => site.hitsTo('/hang').length, { timeout: 10_000 }).toBe(1);
     let started = Date.now();
     await remote.kill();

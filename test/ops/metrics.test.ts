@@ -111,7 +111,8 @@ describe('/metrics', () => {
 
   it('shows busy contexts, queue depth and concurrency refusals while pages render', async () => {
     const other = await api.signUpWithKey();
-    const slow = (apiKey: string) => api.post('/v1/web/content', { url: `${site.origin}/slow`, maxAge: 0 }, apiKey);
+    // The browser's contexts are what is counted: the scripted browser is asked for by name.
+    const slow = (apiKey: string) => api.post('/v1/web/content', { url: `${site.origin}/slow`, engine: 'browser', maxAge: 0 }, apiKey);
     const first = slow(key);
     await poll(async () => sample(await scrape(), 'pluck_browser_contexts', { state: 'busy' }) === 1);
     const queued = slow(other.key); // the only page is taken: this one waits

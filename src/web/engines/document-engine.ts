@@ -8,7 +8,7 @@ import type { FetchedTarget } from '../../net/target-fetch.js';
 import type { PageText } from '../outputs/reading.js';
 import { readingPlan } from '../outputs/table.js';
 import type { OutputRequest, PageOutputs } from '../outputs.js';
-import type { ReadRequest, UrlReading } from './url-reader.js';
+import type { ReadRequest, UrlReading } from './url-reading.js';
 
 interface DocumentBounds {
   maxBytes: number;

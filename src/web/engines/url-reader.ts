@@ -1,46 +1,18 @@
-import type { Logger } from 'pino';
-import type { ContextOptions, LoadedPage, LoadOptions, PageClaim, PageRunner, PageWarning } from '../../browser/types.js';
 import { navigationTimeout } from '../../browser/page-loader.js';
-import { RequestAborted, TargetUnreachable } from '../../browser/types.js';
+import { type LoadOptions, type PageRunner, type PageWarning, RequestAborted, TargetUnreachable } from '../../browser/types.js';
 import { type BodyKind, classifyBody, type DocumentKind } from '../../documents/classify.js';
 import { documentAppError, UnsupportedDocument } from '../../documents/document-errors.js';
 import type { DocumentReader } from '../../documents/read-document.js';
 import { AppError } from '../../errors/app-error.js';
-import type { FileType } from '../../files/file.service.js';
 import type { GuardedFetch } from '../../net/guarded-fetch.js';
 import { type FetchedTarget, fetchTarget } from '../../net/target-fetch.js';
-import type { ActionsMade } from '../actions/action-runner.js';
-import type { CaptureMade, PageText } from '../outputs/reading.js';
-import type { OutputRequest, PageMetadata, PageOutputs } from '../outputs.js';
-import type { PageRequest } from '../page-options.js';
 import { readDocumentOutputs, refusesDocument } from './document-engine.js';
 import { browserOnlyReason, type EngineName } from './engine-table.js';
 import { scriptNeedOf, THIN_MAX_WORDS } from './needs-scripts.js';
 import { shownWords } from './shown-words.js';
+import type { ReadRequest, UrlReading } from './url-reading.js';
 
-/** What an engine read of a URL: every output asked of the page, before the work that needs none. */
-export interface UrlReading {
-  outputs: PageOutputs;
-  captures: Partial<Record<FileType, CaptureMade>>;
-  metadata: PageMetadata;
-  warnings: PageWarning[];
-  pageText?: PageText;
-  /** What the caller's actions made on the page (src/web/actions), stored once the page is released. */
-  actionsMade?: ActionsMade;
-}
-
-/** One request to read, as the page pipeline has it. */
-export interface ReadRequest {
-  page: PageRequest;
-  outputs: OutputRequest;
-  context: ContextOptions;
-  load: LoadOptions;
-  claim: PageClaim;
-  log: Logger;
-  signal?: AbortSignal;
-  /** Every output asked, read of a loaded page (the page pipeline's reading, outputs/table.ts). */
-  readPage(loaded: LoadedPage): Promise<UrlReading>;
-}
+export type { ReadRequest, UrlReading };
 
 export interface UrlReaderDeps {
   browser: PageRunner;
