@@ -47,7 +47,7 @@ export class UrlReader {
     // Past the bound, the page is the browser's to fetch and show as it arrives.
     if (fetched.overLimit || fetched.body.byteLength > this.deps.bounds.staticMaxBytes) return this.withBrowser(request);
     // What arrived before the time was up is all there is: no time is left to load it with scripts.
-    if (fetched.incomplete) return this.withoutScripts(request, fetched, false) as Promise<UrlReading>;
+    if (fetched.incomplete) return (await this.withoutScripts(request, fetched, false))!;
     const prefetched = { url: fetched.url, status: fetched.status, contentType: fetched.headers['content-type'] ?? '', body: fetched.body, headers: fetched.headers };
     if (choice === 'auto' && kind.kind === 'html' && scriptNeedOf(decodeHead(fetched)).needsScripts) return this.withBrowser(request, prefetched);
     return (await this.withoutScripts(request, fetched, choice === 'auto')) ?? this.withBrowser(request, prefetched);
@@ -162,9 +162,12 @@ function unsupported(fetched: FetchedTarget, kind: Extract<BodyKind, { kind: 'un
   return error;
 }
 
-/** The start of an HTML body as text, for the script-need signs (needs-scripts.ts). */
+/** What the script-need signs look at: the start of the document, where they are (needs-scripts.ts). */
+const HEAD_BYTES = 2 * 1024 * 1024;
+
+/** The start of an HTML body as text, for the script-need signs. */
 function decodeHead(fetched: FetchedTarget): string {
-  return new TextDecoder('utf-8', { fatal: false }).decode(fetched.body);
+  return new TextDecoder('utf-8', { fatal: false }).decode(fetched.body.subarray(0, HEAD_BYTES));
 }
 
 function engineSaid(reading: UrlReading, engine: EngineName): UrlReading {
