@@ -364,11 +364,10 @@ async function jobs(pages: BenchPage[], site: Awaited<ReturnType<typeof startSto
     const order = round % 2 === 0 ? engines : [...engines].reverse();
     for (const engine of order) {
       const started = performance.now();
-      const cpuBefore = await pluck.cpuMs();
       const nodeBefore = process.cpuUsage();
       const results = await pluck.job({ urls: pages.map((page) => site.urlOf(page)), formats: ['markdown'], engine, maxAge: 0 });
       const elapsedMin = (performance.now() - started) / 60_000;
-      const cpuPerPage = ((await pluck.cpuMs()) - cpuBefore) / pages.length;
+      // Node's only: Chromium's count restarts when the browser is recycled in the middle of a job.
       const nodeUsed = process.cpuUsage(nodeBefore);
       const nodePerPage = (nodeUsed.user + nodeUsed.system) / 1000 / pages.length;
       minutes.get(engine)!.push(elapsedMin);
@@ -387,7 +386,7 @@ async function jobs(pages: BenchPage[], site: Awaited<ReturnType<typeof startSto
         await writeFile(join(dir, `${page.name}.md`), result.data?.markdown ?? '');
       }
       const engineCounts = [...used].map(([name, count]) => `${name} ${count}`).join(', ');
-      lines.push(`round ${round + 1} engine=${engine}: ${(pages.length / elapsedMin).toFixed(0)} pages/min (${(elapsedMin * 60).toFixed(1)} s), CPU ${cpuPerPage.toFixed(0)} ms/page (Node ${nodePerPage.toFixed(0)}), failed ${failed}; read by ${engineCounts}`);
+      lines.push(`round ${round + 1} engine=${engine}: ${(pages.length / elapsedMin).toFixed(0)} pages/min (${(elapsedMin * 60).toFixed(1)} s), Node CPU ${nodePerPage.toFixed(0)} ms/page, failed ${failed}; read by ${engineCounts}`);
     }
   }
   const rate = (engine: string) => pages.length / (minutes.get(engine)!.reduce((sum, value) => sum + value, 0) / rounds);
