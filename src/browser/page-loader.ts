@@ -141,7 +141,8 @@ async function showServed(
     },
     waitForLateContent: async () => false,
     withoutScripts: async () => undefined,
-    stopWatching: () => undo?.().catch(() => undefined),
+    // A page that cannot be given its scripts back is closed, so it is never handed out again.
+    stopWatching: () => undo?.().catch(() => page.close().catch(() => undefined)),
   };
 }
 
