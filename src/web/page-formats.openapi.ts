@@ -3,18 +3,10 @@ import { aiAskFields, checkAsk } from '../ai/ask-schema.js';
 import type { Config } from '../config.js';
 import { NAMED_FORMATS } from './page-formats.js';
 import { pageMetadataFields } from './page-options.js';
-import { actionResultsField } from './actions/action-results.openapi.js';
+import { actionResultsField, storedFileSchema } from './actions/action-results.openapi.js';
 import { pdfOptionFields, qualityOnlyForLossy, scrapeTargetsSchema, screenshotOptionFields } from './output-options.js';
 
-const captureSchema = z.object({
-  fileId: z.string(),
-  permanentUrl: z.string(),
-  contentType: z.string(),
-  size: z.number(),
-  width: z.number().optional(),
-  height: z.number().optional(),
-  truncated: z.boolean().optional(),
-  pages: z.number().optional(),
+const captureSchema = storedFileSchema.extend({
   base64: z.string().optional().openapi({ description: 'With base64: true' }),
 });
 

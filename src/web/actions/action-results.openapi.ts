@@ -1,6 +1,7 @@
 import { z } from '@hono/zod-openapi';
 
-const storedFile = z.object({
+/** A stored capture (a screenshot or PDF file) as an answer gives it; the page answer's captures add their base64. */
+export const storedFileSchema = z.object({
   fileId: z.string(),
   permanentUrl: z.string(),
   contentType: z.string(),
@@ -14,12 +15,12 @@ const storedFile = z.object({
 /** `actions` of a page answer: what the request's actions made (AnsweredActions), in the order they ran. */
 export const actionResultsField = z
   .object({
-    screenshots: z.array(storedFile).openapi({ description: 'Each screenshot action, as a stored file' }),
+    screenshots: z.array(storedFileSchema).openapi({ description: 'Each screenshot action, as a stored file' }),
     scrapes: z.array(z.object({ url: z.string(), html: z.string() })).openapi({ description: "Each scrape action: the page's URL and rendered HTML then" }),
     javascriptReturns: z
       .array(z.object({ type: z.string(), value: z.unknown() }))
       .openapi({ description: 'Each executeJavascript action: typeof its value, and the value as JSON (null for undefined)' }),
-    pdfs: z.array(storedFile).openapi({ description: 'Each pdf action, as a stored file' }),
+    pdfs: z.array(storedFileSchema).openapi({ description: 'Each pdf action, as a stored file' }),
   })
   .openapi('ActionResults')
   .optional()

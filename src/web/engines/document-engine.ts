@@ -11,7 +11,6 @@ import type { OutputRequest, PageOutputs } from '../outputs.js';
 import type { ReadRequest, UrlReading } from './url-reading.js';
 
 interface DocumentBounds {
-  maxBytes: number;
   maxPages: number;
   parseTimeoutMs: number;
   answerMaxChars: number;
@@ -53,7 +52,6 @@ export async function readDocumentOutputs(
       contentType: fetched.headers['content-type'],
       pages: { first: asked.firstPage, last: asked.lastPage },
       maxPages: Math.min(asked.maxPages ?? bounds.maxPages, bounds.maxPages),
-      maxBytes: bounds.maxBytes,
       timeoutMs: bounds.parseTimeoutMs,
       maxChars: bounds.answerMaxChars,
       signal: request.signal,
@@ -80,7 +78,7 @@ export async function readDocumentOutputs(
   const text: PageText = { markdown: read.markdown, title: read.title, description: read.metadata.subject ?? '', language: read.metadata.language ?? '', wordCount: words, truncated: read.truncated, warnings };
   const outputs: PageOutputs = {};
   const plan = readingPlan(request.outputs);
-  const reading = { text, finalUrl: fetched.url, bounds: { answerMaxChars: bounds.answerMaxChars, scrapeMaxResults: 0, screenshot: { maxWidth: 0, maxHeight: 0, maxPixels: 0 }, pdfMaxPages: 0 } };
+  const reading = { text, finalUrl: fetched.url, bounds: { answerMaxChars: bounds.answerMaxChars } };
   const partWarnings: PageWarning[] = [];
   for (const { entry, options } of plan.onPage) {
     const part = await entry.readDocument!(options as never, reading);

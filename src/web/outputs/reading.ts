@@ -113,7 +113,7 @@ export interface PageOutputEntry<N extends OutputName> extends EntryBasics<N> {
 export interface DocumentReading {
   text: PageText;
   finalUrl: string;
-  bounds: OutputBounds;
+  bounds: Pick<OutputBounds, 'answerMaxChars'>;
 }
 
 /** What an output made after the page is released is given: the page text, and the service that needs no page. */
